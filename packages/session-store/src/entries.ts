@@ -1,0 +1,206 @@
+/**
+ * The session file format: a header line, then one entry per line forming a tree.
+ * Shared with pi (versions 1-3 are read and migrated in memory); KnightCode writes
+ * version 3 and adds turn markers, context edits and the approval mode entry.
+ */
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  TextContent,
+  ThinkingLevel,
+  Usage,
+} from "@knightcode/ai";
+
+export const CURRENT_SESSION_VERSION = 3;
+
+export interface SessionHeader {
+  type: "session";
+  version?: number;
+  /** UUIDv7 for new sessions; pi files may hold a v4. This is the thread ID. */
+  id: string;
+  /** ISO time of creation. */
+  timestamp: string;
+  cwd: string;
+  /** Path of the session this one was forked from (pi calls it branchedFrom in v1). */
+  parentSession?: string;
+  /** The parent's header ID, cached so listings need not open the parent. */
+  forkedFromId?: string;
+}
+
+/** Extra message roles the coding agent stores; they become user-role context for the model. */
+export interface BashExecutionMessage {
+  role: "bashExecution";
+  command: string;
+  output: string;
+  exitCode: number | undefined;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath?: string;
+  excludeFromContext?: boolean;
+  timestamp: number;
+}
+
+export interface CustomMessage<T = unknown> {
+  role: "custom";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: T;
+  timestamp: number;
+}
+
+export interface BranchSummaryMessage {
+  role: "branchSummary";
+  summary: string;
+  fromId: string;
+  timestamp: number;
+}
+
+export interface CompactionSummaryMessage {
+  role: "compactionSummary";
+  summary: string;
+  tokensBefore: number;
+  timestamp: number;
+}
+
+/** Every message role a session can hold. */
+export type AgentMessage =
+  | Message
+  | BashExecutionMessage
+  | CustomMessage
+  | BranchSummaryMessage
+  | CompactionSummaryMessage;
+
+interface EntryBase {
+  id: string;
+  parentId: string | null;
+  /** ISO time. */
+  timestamp: string;
+}
+
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: AgentMessage;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+
+export interface ThinkingLevelChangeEntry extends EntryBase {
+  type: "thinking_level_change";
+  thinkingLevel: ThinkingLevel;
+}
+
+export interface CompactionEntry<T = unknown> extends EntryBase {
+  type: "compaction";
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details?: T;
+  /** True when an extension supplied the summary. */
+  fromHook?: boolean;
+  usage?: Usage;
+}
+
+export interface BranchSummaryEntry<T = unknown> extends EntryBase {
+  type: "branch_summary";
+  summary: string;
+  fromId: string;
+  details?: T;
+  fromHook?: boolean;
+  usage?: Usage;
+}
+
+/** Extension state; never sent to the model. */
+export interface CustomEntry<T = unknown> extends EntryBase {
+  type: "custom";
+  customType: string;
+  data?: T;
+}
+
+/** An extension message that is sent to the model (as user-role context). */
+export interface CustomMessageEntry<T = unknown> extends EntryBase {
+  type: "custom_message";
+  customType: string;
+  content: string | (TextContent | ImageContent)[];
+  display: boolean;
+  details?: T;
+}
+
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label: string | undefined;
+}
+
+/** Display name of the session. */
+export interface SessionInfoEntry extends EntryBase {
+  type: "session_info";
+  name?: string;
+}
+
+/** Durable start of a turn; its ID is the turn ID. */
+export interface TurnStartEntry extends EntryBase {
+  type: "turn_start";
+  /** Unix milliseconds. */
+  startedAt: number;
+}
+
+export type TurnOutcome = "completed" | "failed" | "interrupted";
+
+/** Durable end of a turn. */
+export interface TurnEndEntry extends EntryBase {
+  type: "turn_end";
+  turnId: string;
+  outcome: TurnOutcome;
+  error?: { message: string; kind: string };
+  /** Unix milliseconds. */
+  completedAt: number;
+}
+
+/**
+ * Changes what the model sees without deleting history: `omit` hides entries from the
+ * projection; `replace` substitutes a message for an entry's message.
+ */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  omit?: string[];
+  replace?: { entryId: string; message: AgentMessage }[];
+  reason?: string;
+}
+
+export type ApprovalMode = "ask" | "autoEdit" | "fullAccess";
+
+/** The effective approval mode, persisted on the branch. */
+export interface ApprovalModeEntry extends EntryBase {
+  type: "approval_mode";
+  mode: ApprovalMode;
+}
+
+export type SessionEntry =
+  | MessageEntry
+  | ModelChangeEntry
+  | ThinkingLevelChangeEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | CustomEntry
+  | CustomMessageEntry
+  | LabelEntry
+  | SessionInfoEntry
+  | TurnStartEntry
+  | TurnEndEntry
+  | ContextEditEntry
+  | ApprovalModeEntry;
+
+/** An entry before the store assigns `id`, `parentId` and `timestamp`. */
+export type NewEntry = SessionEntry extends infer E
+  ? E extends SessionEntry
+    ? Omit<E, "id" | "parentId" | "timestamp"> & { timestamp?: string }
+    : never
+  : never;
+
+export type { AssistantMessage };

@@ -1,0 +1,124 @@
+/**
+ * The ThreadManager's public contract: what the app server (and embedders through
+ * `createInProcessClient`) call, and the event stream the server delivers.
+ *
+ * Every method takes the protocol's params type and resolves with the protocol's result
+ * type for the method of the same name; failures reject with `AppServerError` carrying
+ * the spec's exact code. Values are returned whole: turning large values into payload
+ * references and bounding response sizes is the app server's job, at serialization.
+ */
+import type {
+  AppServerError,
+  CommandListParams,
+  CommandListResult,
+  ItemToolCallRequestApprovalParams,
+  ItemToolCallRequestApprovalResult,
+  ModelListParams,
+  ModelListResult,
+  ServerNotification,
+  ThreadArchiveParams,
+  ThreadArchiveResult,
+  ThreadDeleteParams,
+  ThreadDeleteResult,
+  ThreadForkParams,
+  ThreadForkResult,
+  ThreadListParams,
+  ThreadListResult,
+  ThreadReadParams,
+  ThreadReadResult,
+  ThreadResumeParams,
+  ThreadResumeResult,
+  ThreadSettingsUpdateParams,
+  ThreadSettingsUpdateResult,
+  ThreadStartParams,
+  ThreadStartResult,
+  ThreadUnarchiveParams,
+  ThreadUnarchiveResult,
+  ThreadUnsubscribeParams,
+  ThreadUnsubscribeResult,
+  TurnInterruptParams,
+  TurnInterruptResult,
+  TurnQueueAddParams,
+  TurnQueueAddResult,
+  TurnQueueRemoveParams,
+  TurnQueueRemoveResult,
+  TurnStartParams,
+  TurnStartResult,
+  TurnSteerParams,
+  TurnSteerResult,
+} from "@knightcode/app-server-protocol";
+
+/** Who is calling: one protocol connection. */
+export interface Caller {
+  /** Stable for the connection's life; subscriptions and approvals are keyed by it. */
+  connectionId: string;
+  /** Terminal in-process callers default new threads to `fullAccess`, desktop callers to `ask`. */
+  clientKind: "desktop" | "terminal";
+}
+
+/**
+ * One notification and who gets it. The manager resolves audiences (it owns
+ * subscriptions); the server only delivers, honouring each connection's opt-outs.
+ */
+export type ThreadManagerEvent =
+  | { audience: "everyone"; notification: ServerNotification }
+  | { audience: "connections"; connectionIds: string[]; notification: ServerNotification };
+
+/** A server-to-client request in flight. */
+export interface OutgoingRequest<TResult> {
+  /** Settles with the client's answer; rejects with `AppServerError` when the client answers an error or the connection closes. */
+  response: Promise<TResult>;
+  /** Withdraws the request; the server sends `serverRequest/cancelled` to that connection. */
+  cancel(): void;
+}
+
+/** How the manager asks one connection a question (approvals). Provided by the server. */
+export interface ServerRequestPort {
+  requestApproval(
+    connectionId: string,
+    params: ItemToolCallRequestApprovalParams,
+  ): OutgoingRequest<ItemToolCallRequestApprovalResult>;
+}
+
+/** Counters for `server/diagnostics` that only the manager knows. */
+export interface ThreadManagerDiagnostics {
+  loadedThreads: number;
+  loadingThreads: number;
+  inactiveFactories: number;
+  listingFilesOpened: number;
+  listingBytesScanned: number;
+}
+
+/** The runtime behind every thread/turn/model/command method of the protocol. */
+export interface ThreadManagerApi {
+  startThread(params: ThreadStartParams, caller: Caller): Promise<ThreadStartResult>;
+  resumeThread(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult>;
+  forkThread(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult>;
+  readThread(params: ThreadReadParams, caller: Caller): Promise<ThreadReadResult>;
+  listThreads(params: ThreadListParams, caller: Caller): Promise<ThreadListResult>;
+  unsubscribe(params: ThreadUnsubscribeParams, caller: Caller): Promise<ThreadUnsubscribeResult>;
+  archiveThread(params: ThreadArchiveParams, caller: Caller): Promise<ThreadArchiveResult>;
+  unarchiveThread(params: ThreadUnarchiveParams, caller: Caller): Promise<ThreadUnarchiveResult>;
+  deleteThread(params: ThreadDeleteParams, caller: Caller): Promise<ThreadDeleteResult>;
+  updateSettings(params: ThreadSettingsUpdateParams, caller: Caller): Promise<ThreadSettingsUpdateResult>;
+  listModels(params: ModelListParams, caller: Caller): Promise<ModelListResult>;
+  listCommands(params: CommandListParams, caller: Caller): Promise<CommandListResult>;
+
+  startTurn(params: TurnStartParams, caller: Caller): Promise<TurnStartResult>;
+  steerTurn(params: TurnSteerParams, caller: Caller): Promise<TurnSteerResult>;
+  interruptTurn(params: TurnInterruptParams, caller: Caller): Promise<TurnInterruptResult>;
+  addToQueue(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult>;
+  removeFromQueue(params: TurnQueueRemoveParams, caller: Caller): Promise<TurnQueueRemoveResult>;
+
+  /** The server hands the manager its way to ask clients (approvals); called once at server creation. */
+  attachServerRequests(port: ServerRequestPort): void;
+  /** Subscribes to every event; returns the unsubscribe function. */
+  onEvent(listener: (event: ThreadManagerEvent) => void): () => void;
+  /** Drops the connection's subscriptions and migrates or cancels its open approvals. */
+  connectionClosed(connectionId: string): void;
+  diagnostics(): ThreadManagerDiagnostics;
+  /** Interrupts running work, unloads every thread and releases every lock. */
+  closeAll(): Promise<void>;
+}
+
+export type { AppServerError };
