@@ -1,0 +1,192 @@
+/**
+ * Every method name mapped to its schemas. The tables drive validation, the generated
+ * JSON Schema and the typed client, so a method exists in exactly one place.
+ */
+import type { Static, TSchema } from "typebox";
+import {
+  ConfigReadParams,
+  ConfigReadResult,
+  ConfigWriteParams,
+  ConfigWriteResult,
+  ProjectTrustReadParams,
+  ProjectTrustReadResult,
+  ProjectTrustSetParams,
+  ProjectTrustSetResult,
+} from "./methods/config.ts";
+import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
+import {
+  AccountLoginApiKeyParams,
+  AccountLoginApiKeyResult,
+  AccountLogoutParams,
+  AccountLogoutResult,
+  AccountReadParams,
+  AccountReadResult,
+  FileSearchParams,
+  FileSearchResult,
+  PayloadReadParams,
+  PayloadReadResult,
+  ServerDiagnosticsParams,
+  ServerDiagnosticsResult,
+} from "./methods/server.ts";
+import {
+  CommandListParams,
+  CommandListResult,
+  ModelListParams,
+  ModelListResult,
+  ThreadArchiveParams,
+  ThreadArchiveResult,
+  ThreadDeleteParams,
+  ThreadDeleteResult,
+  ThreadForkParams,
+  ThreadForkResult,
+  ThreadListParams,
+  ThreadListResult,
+  ThreadReadParams,
+  ThreadReadResult,
+  ThreadResumeParams,
+  ThreadResumeResult,
+  ThreadSettingsUpdateParams,
+  ThreadSettingsUpdateResult,
+  ThreadStartParams,
+  ThreadStartResult,
+  ThreadUnarchiveParams,
+  ThreadUnarchiveResult,
+  ThreadUnsubscribeParams,
+  ThreadUnsubscribeResult,
+} from "./methods/threads.ts";
+import {
+  TurnInterruptParams,
+  TurnInterruptResult,
+  TurnQueueAddParams,
+  TurnQueueAddResult,
+  TurnQueueRemoveParams,
+  TurnQueueRemoveResult,
+  TurnStartParams,
+  TurnStartResult,
+  TurnSteerParams,
+  TurnSteerResult,
+} from "./methods/turns.ts";
+import {
+  AccountUpdatedNotification,
+  ErrorNotification,
+  ItemAgentMessageDeltaNotification,
+  ItemCompletedNotification,
+  ItemReasoningDeltaNotification,
+  ItemRemovedNotification,
+  ItemStartedNotification,
+  ServerRequestCancelledNotification,
+  ThreadDeletedNotification,
+  ThreadReplacedNotification,
+  ThreadStartedNotification,
+  ThreadStatusChangedNotification,
+  ThreadTokenUsageUpdatedNotification,
+  ThreadTurnCompletedNotification,
+  TurnCompletedNotification,
+  TurnQueueUpdatedNotification,
+  TurnStartedNotification,
+  WarningNotification,
+} from "./notifications.ts";
+import { ItemToolCallRequestApprovalParams, ItemToolCallRequestApprovalResult } from "./server-requests.ts";
+
+/** Requests a client sends, with their params and result schemas. */
+export const CLIENT_REQUESTS = {
+  initialize: { params: InitializeParams, result: InitializeResult },
+  "thread/start": { params: ThreadStartParams, result: ThreadStartResult },
+  "thread/resume": { params: ThreadResumeParams, result: ThreadResumeResult },
+  "thread/fork": { params: ThreadForkParams, result: ThreadForkResult },
+  "thread/read": { params: ThreadReadParams, result: ThreadReadResult },
+  "thread/list": { params: ThreadListParams, result: ThreadListResult },
+  "thread/unsubscribe": { params: ThreadUnsubscribeParams, result: ThreadUnsubscribeResult },
+  "thread/archive": { params: ThreadArchiveParams, result: ThreadArchiveResult },
+  "thread/unarchive": { params: ThreadUnarchiveParams, result: ThreadUnarchiveResult },
+  "thread/delete": { params: ThreadDeleteParams, result: ThreadDeleteResult },
+  "thread/settings/update": { params: ThreadSettingsUpdateParams, result: ThreadSettingsUpdateResult },
+  "model/list": { params: ModelListParams, result: ModelListResult },
+  "turn/start": { params: TurnStartParams, result: TurnStartResult },
+  "turn/steer": { params: TurnSteerParams, result: TurnSteerResult },
+  "turn/interrupt": { params: TurnInterruptParams, result: TurnInterruptResult },
+  "turn/queue/add": { params: TurnQueueAddParams, result: TurnQueueAddResult },
+  "turn/queue/remove": { params: TurnQueueRemoveParams, result: TurnQueueRemoveResult },
+  "payload/read": { params: PayloadReadParams, result: PayloadReadResult },
+  "config/read": { params: ConfigReadParams, result: ConfigReadResult },
+  "config/write": { params: ConfigWriteParams, result: ConfigWriteResult },
+  "project/trust/read": { params: ProjectTrustReadParams, result: ProjectTrustReadResult },
+  "project/trust/set": { params: ProjectTrustSetParams, result: ProjectTrustSetResult },
+  "file/search": { params: FileSearchParams, result: FileSearchResult },
+  "command/list": { params: CommandListParams, result: CommandListResult },
+  "server/diagnostics": { params: ServerDiagnosticsParams, result: ServerDiagnosticsResult },
+  "account/read": { params: AccountReadParams, result: AccountReadResult },
+  "account/login/apiKey": { params: AccountLoginApiKeyParams, result: AccountLoginApiKeyResult },
+  "account/logout": { params: AccountLogoutParams, result: AccountLogoutResult },
+} as const satisfies Record<string, { params: TSchema; result: TSchema }>;
+
+/** Notifications a client sends. */
+export const CLIENT_NOTIFICATIONS = {
+  initialized: InitializedNotification,
+} as const satisfies Record<string, TSchema>;
+
+/** Notifications the server sends. */
+export const SERVER_NOTIFICATIONS = {
+  "thread/started": ThreadStartedNotification,
+  "thread/status/changed": ThreadStatusChangedNotification,
+  "thread/replaced": ThreadReplacedNotification,
+  "thread/deleted": ThreadDeletedNotification,
+  "thread/turn/completed": ThreadTurnCompletedNotification,
+  "thread/tokenUsage/updated": ThreadTokenUsageUpdatedNotification,
+  "turn/started": TurnStartedNotification,
+  "turn/completed": TurnCompletedNotification,
+  "turn/queue/updated": TurnQueueUpdatedNotification,
+  "item/started": ItemStartedNotification,
+  "item/completed": ItemCompletedNotification,
+  "item/removed": ItemRemovedNotification,
+  "item/agentMessage/delta": ItemAgentMessageDeltaNotification,
+  "item/reasoning/delta": ItemReasoningDeltaNotification,
+  warning: WarningNotification,
+  error: ErrorNotification,
+  "serverRequest/cancelled": ServerRequestCancelledNotification,
+  "account/updated": AccountUpdatedNotification,
+} as const satisfies Record<string, TSchema>;
+
+/** Requests the server sends to a client. */
+export const SERVER_REQUESTS = {
+  "item/toolCall/requestApproval": {
+    params: ItemToolCallRequestApprovalParams,
+    result: ItemToolCallRequestApprovalResult,
+  },
+} as const satisfies Record<string, { params: TSchema; result: TSchema }>;
+
+export type ClientRequestMethod = keyof typeof CLIENT_REQUESTS;
+export type ClientRequestParams<M extends ClientRequestMethod> = Static<
+  (typeof CLIENT_REQUESTS)[M]["params"]
+>;
+export type ClientRequestResult<M extends ClientRequestMethod> = Static<
+  (typeof CLIENT_REQUESTS)[M]["result"]
+>;
+
+export type ServerNotificationMethod = keyof typeof SERVER_NOTIFICATIONS;
+export type ServerNotificationParams<M extends ServerNotificationMethod> = Static<
+  (typeof SERVER_NOTIFICATIONS)[M]
+>;
+
+/** Any server notification as a `{method, params}` pair, discriminated by method. */
+export type ServerNotification = {
+  [M in ServerNotificationMethod]: { method: M; params: ServerNotificationParams<M> };
+}[ServerNotificationMethod];
+
+export type ServerRequestMethod = keyof typeof SERVER_REQUESTS;
+export type ServerRequestParams<M extends ServerRequestMethod> = Static<
+  (typeof SERVER_REQUESTS)[M]["params"]
+>;
+export type ServerRequestResult<M extends ServerRequestMethod> = Static<
+  (typeof SERVER_REQUESTS)[M]["result"]
+>;
+
+/** True when `method` names a client request. */
+export function isClientRequestMethod(method: string): method is ClientRequestMethod {
+  return Object.hasOwn(CLIENT_REQUESTS, method);
+}
+
+/** True when `method` names a server notification. */
+export function isServerNotificationMethod(method: string): method is ServerNotificationMethod {
+  return Object.hasOwn(SERVER_NOTIFICATIONS, method);
+}

@@ -1,0 +1,29 @@
+/** `initialize` and `initialized`. */
+import Type, { type Static } from "typebox";
+
+export const MAX_OPT_OUT_NOTIFICATIONS = 256;
+
+export const InitializeParams = Type.Object({
+  clientInfo: Type.Object({ name: Type.String({ minLength: 1 }), version: Type.Optional(Type.String()) }),
+  capabilities: Type.Optional(
+    Type.Object({
+      /** Notification methods this connection does not want; unknown names are tolerated. */
+      optOutNotifications: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_OPT_OUT_NOTIFICATIONS })),
+    }),
+  ),
+});
+export type InitializeParams = Static<typeof InitializeParams>;
+
+export const InitializeResult = Type.Object({
+  serverInfo: Type.Object({ name: Type.String(), version: Type.String() }),
+  platform: Type.Object({
+    os: Type.Union([Type.Literal("win32"), Type.Literal("darwin"), Type.Literal("linux")]),
+    arch: Type.String(),
+    homeDir: Type.String(),
+  }),
+});
+export type InitializeResult = Static<typeof InitializeResult>;
+
+/** Sent by the client once it has the `initialize` result. */
+export const InitializedNotification = Type.Object({});
+export type InitializedNotification = Static<typeof InitializedNotification>;

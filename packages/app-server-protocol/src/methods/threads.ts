@@ -1,0 +1,131 @@
+/** Thread lifecycle methods. */
+import Type, { type Static } from "typebox";
+import {
+  ApprovalMode,
+  Command,
+  ModelRef,
+  PayloadRef,
+  ProtocolModel,
+  QueueState,
+  ThinkingLevel,
+  Thread,
+  ThreadSummary,
+  TokenUsage,
+  Turn,
+  Warning,
+} from "../shapes.ts";
+
+const ThreadId = Type.String({ minLength: 1, maxLength: 256 });
+const Cursor = Type.String({ minLength: 1, maxLength: 4096 });
+
+export const ThreadStartParams = Type.Object({
+  cwd: Type.String({ minLength: 1 }),
+  approvalMode: Type.Optional(ApprovalMode),
+  model: Type.Optional(ModelRef),
+  thinkingLevel: Type.Optional(ThinkingLevel),
+  name: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type ThreadStartParams = Static<typeof ThreadStartParams>;
+
+export const ThreadStartResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
+export type ThreadStartResult = Static<typeof ThreadStartResult>;
+
+export const ThreadResumeParams = Type.Object({ threadId: ThreadId, cursor: Type.Optional(Cursor) });
+export type ThreadResumeParams = Static<typeof ThreadResumeParams>;
+
+/** A history page: at most 50 turns, newest page first, chronological within the page. */
+const HistoryPage = {
+  thread: Thread,
+  turns: Type.Array(Type.Union([Turn, PayloadRef])),
+  nextCursor: Type.Optional(Type.String()),
+};
+
+export const ThreadResumeResult = Type.Object({
+  ...HistoryPage,
+  /** The turn running at send time, if any, regardless of the cursor. */
+  runningTurn: Type.Optional(Turn),
+  queue: QueueState,
+  usage: TokenUsage,
+  warnings: Type.Array(Warning),
+});
+export type ThreadResumeResult = Static<typeof ThreadResumeResult>;
+
+export const ThreadForkParams = Type.Object({
+  threadId: ThreadId,
+  name: Type.Optional(Type.String({ maxLength: 512 })),
+});
+export type ThreadForkParams = Static<typeof ThreadForkParams>;
+
+export const ThreadForkResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
+export type ThreadForkResult = Static<typeof ThreadForkResult>;
+
+export const ThreadReadParams = Type.Object({ threadId: ThreadId, cursor: Type.Optional(Cursor) });
+export type ThreadReadParams = Static<typeof ThreadReadParams>;
+
+export const ThreadReadResult = Type.Object(HistoryPage);
+export type ThreadReadResult = Static<typeof ThreadReadResult>;
+
+export const THREAD_LIST_MAX_LIMIT = 500;
+
+export const ThreadListParams = Type.Object({
+  cursor: Type.Optional(Cursor),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: THREAD_LIST_MAX_LIMIT })),
+  archived: Type.Optional(Type.Boolean()),
+  cwd: Type.Optional(Type.String({ minLength: 1 })),
+});
+export type ThreadListParams = Static<typeof ThreadListParams>;
+
+export const ThreadListResult = Type.Object({
+  threads: Type.Array(ThreadSummary),
+  nextCursor: Type.Optional(Type.String()),
+});
+export type ThreadListResult = Static<typeof ThreadListResult>;
+
+export const ThreadUnsubscribeParams = Type.Object({ threadId: ThreadId });
+export type ThreadUnsubscribeParams = Static<typeof ThreadUnsubscribeParams>;
+
+export const ThreadUnsubscribeResult = Type.Object({
+  status: Type.Union([Type.Literal("unsubscribed"), Type.Literal("notSubscribed")]),
+});
+export type ThreadUnsubscribeResult = Static<typeof ThreadUnsubscribeResult>;
+
+export const ThreadArchiveParams = Type.Object({ threadId: ThreadId });
+export type ThreadArchiveParams = Static<typeof ThreadArchiveParams>;
+export const ThreadArchiveResult = Type.Object({});
+export type ThreadArchiveResult = Static<typeof ThreadArchiveResult>;
+
+export const ThreadUnarchiveParams = Type.Object({ threadId: ThreadId });
+export type ThreadUnarchiveParams = Static<typeof ThreadUnarchiveParams>;
+export const ThreadUnarchiveResult = Type.Object({});
+export type ThreadUnarchiveResult = Static<typeof ThreadUnarchiveResult>;
+
+export const ThreadDeleteParams = Type.Object({ threadId: ThreadId });
+export type ThreadDeleteParams = Static<typeof ThreadDeleteParams>;
+export const ThreadDeleteResult = Type.Object({});
+export type ThreadDeleteResult = Static<typeof ThreadDeleteResult>;
+
+export const ThreadSettingsUpdateParams = Type.Object({
+  threadId: ThreadId,
+  model: Type.Optional(ModelRef),
+  thinkingLevel: Type.Optional(ThinkingLevel),
+  approvalMode: Type.Optional(ApprovalMode),
+});
+export type ThreadSettingsUpdateParams = Static<typeof ThreadSettingsUpdateParams>;
+
+export const ThreadSettingsUpdateResult = Type.Object({ thread: Thread });
+export type ThreadSettingsUpdateResult = Static<typeof ThreadSettingsUpdateResult>;
+
+export const ModelListParams = Type.Object({ threadId: Type.Optional(ThreadId) });
+export type ModelListParams = Static<typeof ModelListParams>;
+
+export const ModelListResult = Type.Object({ models: Type.Array(ProtocolModel) });
+export type ModelListResult = Static<typeof ModelListResult>;
+
+export const CommandListParams = Type.Union([
+  Type.Object({ threadId: ThreadId }),
+  Type.Object({ cwd: Type.String({ minLength: 1 }) }),
+]);
+export type CommandListParams = Static<typeof CommandListParams>;
+
+export const CommandListResult = Type.Object({ commands: Type.Array(Command) });
+export type CommandListResult = Static<typeof CommandListResult>;

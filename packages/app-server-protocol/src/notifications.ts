@@ -1,0 +1,110 @@
+/** Server-to-client notifications (params shapes). */
+import Type, { type Static } from "typebox";
+import {
+  AccountStatus,
+  PayloadRef,
+  QueueState,
+  Thread,
+  ThreadItem,
+  ThreadStatus,
+  TokenUsage,
+  Turn,
+  Warning,
+} from "./shapes.ts";
+
+const ThreadId = Type.String();
+const ItemOrRef = Type.Union([ThreadItem, PayloadRef]);
+
+export const ThreadStartedNotification = Type.Object({ thread: Thread });
+export type ThreadStartedNotification = Static<typeof ThreadStartedNotification>;
+
+export const ThreadStatusChangedNotification = Type.Object({ threadId: ThreadId, status: ThreadStatus });
+export type ThreadStatusChangedNotification = Static<typeof ThreadStatusChangedNotification>;
+
+/** Subscriptions move from the old thread to the new one. */
+export const ThreadReplacedNotification = Type.Object({ oldThreadId: ThreadId, thread: Thread });
+export type ThreadReplacedNotification = Static<typeof ThreadReplacedNotification>;
+
+export const ThreadDeletedNotification = Type.Object({ threadId: ThreadId });
+export type ThreadDeletedNotification = Static<typeof ThreadDeletedNotification>;
+
+/** To every initialized connection: a turn finished (completed, failed or interrupted). */
+export const ThreadTurnCompletedNotification = Type.Object({ threadId: ThreadId, turn: Turn });
+export type ThreadTurnCompletedNotification = Static<typeof ThreadTurnCompletedNotification>;
+
+export const ThreadTokenUsageUpdatedNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  usage: TokenUsage,
+});
+export type ThreadTokenUsageUpdatedNotification = Static<typeof ThreadTokenUsageUpdatedNotification>;
+
+export const TurnStartedNotification = Type.Object({
+  threadId: ThreadId,
+  turn: Turn,
+  requestId: Type.Optional(Type.String()),
+});
+export type TurnStartedNotification = Static<typeof TurnStartedNotification>;
+
+export const TurnCompletedNotification = Type.Object({ threadId: ThreadId, turn: Turn });
+export type TurnCompletedNotification = Static<typeof TurnCompletedNotification>;
+
+export const TurnQueueUpdatedNotification = Type.Object({ threadId: ThreadId, ...QueueState.properties });
+export type TurnQueueUpdatedNotification = Static<typeof TurnQueueUpdatedNotification>;
+
+export const ItemStartedNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  item: ItemOrRef,
+});
+export type ItemStartedNotification = Static<typeof ItemStartedNotification>;
+
+export const ItemCompletedNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  item: ItemOrRef,
+});
+export type ItemCompletedNotification = Static<typeof ItemCompletedNotification>;
+
+export const ItemRemovedNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  itemId: Type.String(),
+});
+export type ItemRemovedNotification = Static<typeof ItemRemovedNotification>;
+
+const Delta = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  itemId: Type.String(),
+  delta: Type.String(),
+});
+
+export const ItemAgentMessageDeltaNotification = Delta;
+export type ItemAgentMessageDeltaNotification = Static<typeof ItemAgentMessageDeltaNotification>;
+
+export const ItemReasoningDeltaNotification = Delta;
+export type ItemReasoningDeltaNotification = Static<typeof ItemReasoningDeltaNotification>;
+
+/** A warning; with `threadId` it went to that thread's subscribers only. */
+export const WarningNotification = Type.Object({ ...Warning.properties, threadId: Type.Optional(ThreadId) });
+export type WarningNotification = Static<typeof WarningNotification>;
+
+/** Something failed outside a request: a dropped line, a lost lock, a queued input that could not start. */
+export const ErrorNotification = Type.Object({
+  message: Type.String(),
+  code: Type.Optional(Type.String()),
+  threadId: Type.Optional(ThreadId),
+  data: Type.Optional(Type.Unknown()),
+});
+export type ErrorNotification = Static<typeof ErrorNotification>;
+
+/** Withdraws an outstanding server request; `requestId` is its JSON `id`. */
+export const ServerRequestCancelledNotification = Type.Object({
+  threadId: Type.Optional(ThreadId),
+  requestId: Type.Union([Type.String(), Type.Number()]),
+});
+export type ServerRequestCancelledNotification = Static<typeof ServerRequestCancelledNotification>;
+
+export const AccountUpdatedNotification = Type.Object({ accounts: Type.Array(AccountStatus) });
+export type AccountUpdatedNotification = Static<typeof AccountUpdatedNotification>;

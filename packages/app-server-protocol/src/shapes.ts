@@ -1,0 +1,292 @@
+/** The shared shapes of the protocol: threads, turns, items, usage, models, warnings. */
+import Type, { type Static } from "typebox";
+
+/** An immutable server-owned value too large to send inline; read it with `payload/read`. */
+export const PayloadRef = Type.Object({
+  type: Type.Literal("payloadRef"),
+  id: Type.String({ minLength: 1, maxLength: 128 }),
+  /** Size of the referenced value in UTF-8 bytes. */
+  byteLength: Type.Integer({ minimum: 0 }),
+});
+export type PayloadRef = Static<typeof PayloadRef>;
+
+export const ThinkingLevel = Type.Union([
+  Type.Literal("off"),
+  Type.Literal("minimal"),
+  Type.Literal("low"),
+  Type.Literal("medium"),
+  Type.Literal("high"),
+  Type.Literal("xhigh"),
+]);
+export type ThinkingLevel = Static<typeof ThinkingLevel>;
+
+export const ApprovalMode = Type.Union([
+  Type.Literal("ask"),
+  Type.Literal("autoEdit"),
+  Type.Literal("fullAccess"),
+]);
+export type ApprovalMode = Static<typeof ApprovalMode>;
+
+/** A model reference as clients pick it. */
+export const ModelRef = Type.Object({
+  provider: Type.String({ minLength: 1 }),
+  id: Type.String({ minLength: 1 }),
+});
+export type ModelRef = Static<typeof ModelRef>;
+
+export const ThreadStatus = Type.Union([
+  Type.Object({ type: Type.Literal("notLoaded") }),
+  Type.Object({ type: Type.Literal("idle") }),
+  Type.Object({
+    type: Type.Literal("active"),
+    waitingOn: Type.Array(Type.Union([Type.Literal("approval"), Type.Literal("dialog")])),
+  }),
+  Type.Object({ type: Type.Literal("systemError"), message: Type.String() }),
+]);
+export type ThreadStatus = Static<typeof ThreadStatus>;
+
+/** A thread row as listings return it. Times are ISO strings. */
+export const ThreadSummary = Type.Object({
+  id: Type.String(),
+  cwd: Type.String(),
+  /** Session name, else the first user text, bounded. */
+  title: Type.Optional(Type.String()),
+  name: Type.Optional(Type.String()),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  /** The parent's header ID. */
+  forkedFromId: Type.Optional(Type.String()),
+  archived: Type.Boolean(),
+  status: ThreadStatus,
+  path: Type.Optional(Type.String()),
+});
+export type ThreadSummary = Static<typeof ThreadSummary>;
+
+/** A thread with its current settings. */
+export const Thread = Type.Object({
+  ...ThreadSummary.properties,
+  model: Type.Optional(ModelRef),
+  thinkingLevel: Type.Optional(ThinkingLevel),
+  approvalMode: Type.Optional(ApprovalMode),
+});
+export type Thread = Static<typeof Thread>;
+
+export const ErrorKind = Type.Union([
+  Type.Literal("auth"),
+  Type.Literal("rateLimit"),
+  Type.Literal("contextOverflow"),
+  Type.Literal("network"),
+  Type.Literal("provider"),
+  Type.Literal("other"),
+]);
+export type ErrorKind = Static<typeof ErrorKind>;
+
+export const TurnError = Type.Object({ message: Type.String(), kind: ErrorKind });
+export type TurnError = Static<typeof TurnError>;
+
+export const FileChange = Type.Object({
+  path: Type.String(),
+  kind: Type.Union([Type.Literal("add"), Type.Literal("modify"), Type.Literal("delete")]),
+  diff: Type.Optional(Type.String()),
+});
+export type FileChange = Static<typeof FileChange>;
+
+export const ImageMimeType = Type.Union([
+  Type.Literal("image/png"),
+  Type.Literal("image/jpeg"),
+  Type.Literal("image/gif"),
+  Type.Literal("image/webp"),
+]);
+
+/** An image sent inline as base64. */
+export const InlineImage = Type.Object({ mimeType: ImageMimeType, data: Type.String({ minLength: 1 }) });
+export type InlineImage = Static<typeof InlineImage>;
+
+/** An image input: inline base64, or an absolute path on the server's filesystem. */
+export const ImageInput = Type.Union([InlineImage, Type.Object({ path: Type.String({ minLength: 1 }) })]);
+export type ImageInput = Static<typeof ImageInput>;
+
+const ItemTimes = {
+  id: Type.String(),
+  /** Top-level position in the turn; absent on nested calls. */
+  index: Type.Optional(Type.Integer({ minimum: 0 })),
+  startedAt: Type.Optional(Type.Number()),
+  completedAt: Type.Optional(Type.Number()),
+};
+
+export const UserMessageItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("userMessage"),
+  text: Type.String(),
+  images: Type.Optional(Type.Array(Type.Union([InlineImage, PayloadRef]))),
+  clientMessageId: Type.Optional(Type.String()),
+});
+
+export const AgentMessageItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("agentMessage"),
+  text: Type.String(),
+});
+
+export const ReasoningItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("reasoning"),
+  text: Type.String(),
+});
+
+export const ToolCallStatus = Type.Union([
+  Type.Literal("inProgress"),
+  Type.Literal("completed"),
+  Type.Literal("failed"),
+  Type.Literal("declined"),
+]);
+export type ToolCallStatus = Static<typeof ToolCallStatus>;
+
+/** A tool call; its `id` is the provider's call ID. */
+export const ToolCallItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("toolCall"),
+  toolName: Type.String(),
+  input: Type.Optional(Type.Unknown()),
+  inputRef: Type.Optional(PayloadRef),
+  /** The result text the model saw. */
+  output: Type.Optional(Type.String()),
+  outputRef: Type.Optional(PayloadRef),
+  status: ToolCallStatus,
+  fileChanges: Type.Optional(Type.Array(FileChange)),
+  parentItemId: Type.Optional(Type.String()),
+});
+
+export const CompactionItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("compaction"),
+  summary: Type.String(),
+  tokensBefore: Type.Integer({ minimum: 0 }),
+});
+
+export const ExtensionItem = Type.Object({
+  ...ItemTimes,
+  type: Type.Literal("extension"),
+  customType: Type.String(),
+  text: Type.Optional(Type.String()),
+  data: Type.Optional(Type.Unknown()),
+});
+
+export const ThreadItem = Type.Union([
+  UserMessageItem,
+  AgentMessageItem,
+  ReasoningItem,
+  ToolCallItem,
+  CompactionItem,
+  ExtensionItem,
+]);
+export type ThreadItem = Static<typeof ThreadItem>;
+export type UserMessageItem = Static<typeof UserMessageItem>;
+export type AgentMessageItem = Static<typeof AgentMessageItem>;
+export type ReasoningItem = Static<typeof ReasoningItem>;
+export type ToolCallItem = Static<typeof ToolCallItem>;
+export type CompactionItem = Static<typeof CompactionItem>;
+export type ExtensionItem = Static<typeof ExtensionItem>;
+
+export const TurnStatus = Type.Union([
+  Type.Literal("inProgress"),
+  Type.Literal("completed"),
+  Type.Literal("failed"),
+  Type.Literal("interrupted"),
+]);
+export type TurnStatus = Static<typeof TurnStatus>;
+
+/** A turn. Times are Unix milliseconds; `items` is absent in summaries. */
+export const Turn = Type.Object({
+  id: Type.String(),
+  status: TurnStatus,
+  startedAt: Type.Number(),
+  completedAt: Type.Optional(Type.Number()),
+  error: Type.Optional(TurnError),
+  items: Type.Optional(Type.Array(Type.Union([ThreadItem, PayloadRef]))),
+});
+export type Turn = Static<typeof Turn>;
+
+/** Cumulative usage of a thread. */
+export const TokenUsage = Type.Object({
+  input: Type.Number({ minimum: 0 }),
+  output: Type.Number({ minimum: 0 }),
+  cacheRead: Type.Number({ minimum: 0 }),
+  cacheWrite: Type.Number({ minimum: 0 }),
+  /** Dollars. */
+  cost: Type.Number({ minimum: 0 }),
+  contextTokens: Type.Optional(Type.Number({ minimum: 0 })),
+  contextWindow: Type.Number({ minimum: 0 }),
+});
+export type TokenUsage = Static<typeof TokenUsage>;
+
+export const WarningSource = Type.Union([
+  Type.Literal("settings"),
+  Type.Literal("extension"),
+  Type.Literal("trust"),
+  Type.Literal("server"),
+]);
+
+export const Warning = Type.Object({
+  message: Type.String(),
+  source: WarningSource,
+  path: Type.Optional(Type.String()),
+  /** One-based. */
+  line: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** One-based. */
+  column: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type Warning = Static<typeof Warning>;
+
+/** A model as `model/list` reports it. */
+export const ProtocolModel = Type.Object({
+  provider: Type.String(),
+  id: Type.String(),
+  name: Type.String(),
+  api: Type.String(),
+  reasoning: Type.Boolean(),
+  input: Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")])),
+  contextWindow: Type.Integer({ minimum: 0 }),
+  maxTokens: Type.Integer({ minimum: 0 }),
+  /** Accepted picker values; `["off"]` for non-reasoning models. */
+  thinkingLevels: Type.Array(ThinkingLevel, { minItems: 1 }),
+  /** Whether credentials for its provider are available. */
+  available: Type.Boolean(),
+});
+export type ProtocolModel = Static<typeof ProtocolModel>;
+
+export const ApprovalDecision = Type.Union([
+  Type.Literal("accept"),
+  Type.Literal("acceptForSession"),
+  Type.Literal("acceptPrefixForSession"),
+  Type.Literal("decline"),
+  Type.Literal("cancel"),
+]);
+export type ApprovalDecision = Static<typeof ApprovalDecision>;
+
+/** Unsent steers and queued inputs of a thread. */
+export const QueueState = Type.Object({
+  steering: Type.Array(Type.String()),
+  followUp: Type.Array(Type.Object({ id: Type.String(), text: Type.String() })),
+});
+export type QueueState = Static<typeof QueueState>;
+
+export const Command = Type.Object({ name: Type.String(), description: Type.String() });
+export type Command = Static<typeof Command>;
+
+export const FileMatch = Type.Object({
+  path: Type.String(),
+  score: Type.Number(),
+  /** Character indices of `path` that matched the query. */
+  indices: Type.Array(Type.Integer({ minimum: 0 })),
+});
+export type FileMatch = Static<typeof FileMatch>;
+
+export const AccountStatus = Type.Object({
+  provider: Type.String(),
+  authenticated: Type.Boolean(),
+  source: Type.Optional(
+    Type.Union([Type.Literal("environment"), Type.Literal("authFile"), Type.Literal("modelsJson")]),
+  ),
+});
+export type AccountStatus = Static<typeof AccountStatus>;
