@@ -1,3 +1,33 @@
+export { BUILT_IN_MODELS, BUILT_IN_PROVIDER_ENV, PREFERRED_DEFAULTS } from "./catalog.ts";
+export { calculateCost, totalTokens } from "./cost.ts";
+export { CredentialError, CredentialResolver, resolveKeyValue } from "./credentials.ts";
+export type { ProviderFailure } from "./errors.ts";
+export { classifyError, describeFailure, parseRetryAfter } from "./errors.ts";
+export type { AssistantMessageStreamController } from "./event-stream.ts";
+export { createAssistantMessageStream } from "./event-stream.ts";
+export { AssistantMessageBuilder, parseArguments, StreamCutError } from "./message-builder.ts";
+export { defaultModel, ModelRegistry } from "./model-registry.ts";
+export type { ModelOverride, ProviderConfig } from "./models-config.ts";
+export {
+  applyProviderConfig,
+  ModelsConfigError,
+  parseModelsConfig,
+  readModelsConfig,
+} from "./models-config.ts";
+export { anthropicRequest, streamAnthropicMessages } from "./providers/anthropic-messages.ts";
+export type { DemoPlan } from "./providers/demo.ts";
+export { DEMO_MODEL, planDemoReply, streamDemo } from "./providers/demo.ts";
+export { chatCompletionsRequest, streamOpenAICompletions } from "./providers/openai-completions.ts";
+export { responsesRequest, streamOpenAIResponses } from "./providers/openai-responses.ts";
+export { MissingApiKeyError } from "./providers/shared.ts";
+export { complete, registerApiProvider, streamModel, unregisterApiProvider } from "./stream.ts";
+export {
+  ANTHROPIC_THINKING_BUDGETS,
+  anthropicThinking,
+  defaultThinkingLevels,
+  effectiveThinkingLevel,
+  openaiReasoningEffort,
+} from "./thinking.ts";
 export type {
   Api,
   AssistantMessage,

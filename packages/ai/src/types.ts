@@ -21,6 +21,8 @@ export type ErrorKind = "auth" | "rateLimit" | "contextOverflow" | "network" | "
 export interface TextContent {
   type: "text";
   text: string;
+  /** Vendor item ID of the message this text came from (OpenAI Responses `msg_…`), for replay. */
+  textSignature?: string;
 }
 
 export interface ImageContent {
@@ -44,6 +46,8 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /** Vendor item ID when it differs from the call ID (OpenAI Responses `fc_…`), for replay. */
+  providerItemId?: string;
 }
 
 export interface Cost {

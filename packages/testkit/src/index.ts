@@ -1,1 +1,22 @@
-export {};
+export type { MockModelServer } from "./mock-model-server.ts";
+export { startMockModelServer, wireFormatOf } from "./mock-model-server.ts";
+export type { MockModelsJsonOptions } from "./models-json.ts";
+export { MOCK_MODEL_ID, MOCK_PROVIDERS, mockModelsJson } from "./models-json.ts";
+export { renderAnthropic } from "./render-anthropic.ts";
+export { renderChatCompletions } from "./render-chat-completions.ts";
+export { renderResponses } from "./render-responses.ts";
+export type {
+  MockError,
+  MockErrorKind,
+  MockResponder,
+  MockScript,
+  MockStep,
+  MockUsage,
+  MockWireFormat,
+  RecordedRequest,
+} from "./script.ts";
+export { splitIntoDeltas, textReply, toolCallReply } from "./script.ts";
+export type { TempAgentDir, TempAgentDirOptions } from "./temp-agent-dir.ts";
+export { tempAgentDir } from "./temp-agent-dir.ts";
+export type { RenderedError } from "./vendor-errors.ts";
+export { renderVendorError, vendorErrorObject } from "./vendor-errors.ts";

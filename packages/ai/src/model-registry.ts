@@ -1,0 +1,126 @@
+import { join } from "node:path";
+import { BUILT_IN_MODELS, BUILT_IN_PROVIDER_ENV, PREFERRED_DEFAULTS } from "./catalog.ts";
+import { CredentialResolver } from "./credentials.ts";
+import { applyProviderConfig, type ProviderConfig, readModelsConfig } from "./models-config.ts";
+import { DEMO_MODEL } from "./providers/demo.ts";
+import type { Model } from "./types.ts";
+
+/**
+ * Built-in models merged with `<agent-dir>/models.json` and providers registered at runtime
+ * (extensions). `models.json` is re-read on every `list()` so edits apply without a restart.
+ */
+export class ModelRegistry {
+  readonly modelsJsonPath: string;
+  readonly credentials: CredentialResolver;
+  private readonly runtime = new Map<string, ProviderConfig>();
+  private configs = new Map<string, ProviderConfig>();
+
+  constructor(options: {
+    agentDir: string;
+    env?: Record<string, string | undefined>;
+    credentials?: CredentialResolver;
+  }) {
+    this.modelsJsonPath = join(options.agentDir, "models.json");
+    this.credentials = options.credentials ?? new CredentialResolver(options);
+  }
+
+  /** Registers (or replaces) a provider from code, applied after `models.json`. */
+  registerProvider(config: ProviderConfig): void {
+    this.runtime.set(config.name, config);
+  }
+
+  /** Removes a provider registered with `registerProvider`. */
+  unregisterProvider(name: string): void {
+    this.runtime.delete(name);
+  }
+
+  /** Every known model; throws `ModelsConfigError` when models.json is malformed. */
+  async list(): Promise<Model[]> {
+    const fileConfigs = await readModelsConfig(this.modelsJsonPath);
+    let models: Model[] = [...BUILT_IN_MODELS];
+    const configs = new Map<string, ProviderConfig>();
+    for (const config of [...fileConfigs, ...this.runtime.values()]) {
+      models = applyProviderConfig(models, config, this.modelsJsonPath);
+      configs.set(config.name, config);
+    }
+    this.configs = configs;
+    return models;
+  }
+
+  /** A model by provider and ID, from a fresh `list()`. */
+  async find(provider: string, id: string): Promise<Model | undefined> {
+    return (await this.list()).find((m) => m.provider === provider && m.id === id);
+  }
+
+  /** The API key for a model's provider (auth.json, environment, then models.json `apiKey`). */
+  async getApiKey(model: Model): Promise<string | undefined> {
+    if (model.api === "demo") return undefined;
+    if (!this.configs.has(model.provider)) await this.list();
+    return this.credentials.getApiKey(model.provider, this.configs.get(model.provider)?.apiKey);
+  }
+
+  /** Models that can be used now: those with a key, keyless custom providers, and the demo. */
+  async available(): Promise<Model[]> {
+    const models = await this.list();
+    // Resolved once per provider: a `!command` key should not run once per model.
+    const usable = new Map<string, Promise<boolean>>();
+    const out: Model[] = [];
+    for (const model of models) {
+      if (model.api === "demo") {
+        out.push(model);
+        continue;
+      }
+      let check = usable.get(model.provider);
+      if (!check) {
+        check = this.hasKeyOrIsLocal(model);
+        usable.set(model.provider, check);
+      }
+      if (await check) out.push(model);
+    }
+    return out;
+  }
+
+  /** Whether one model can be used now (the demo always can). */
+  async isAvailable(model: Model): Promise<boolean> {
+    return model.api === "demo" || (await this.hasKeyOrIsLocal(model));
+  }
+
+  /** `defaultModel(this, this.credentials, preferred)`. */
+  defaultModel(preferred?: { provider?: string; modelId?: string }): Promise<Model> {
+    return defaultModel(this, this.credentials, preferred);
+  }
+
+  private async hasKeyOrIsLocal(model: Model): Promise<boolean> {
+    if (await this.getApiKey(model)) return true;
+    // A custom provider without any apiKey is a local server (Ollama, llama.cpp) needing none.
+    const config = this.configs.get(model.provider);
+    return config !== undefined && config.apiKey === undefined && !(model.provider in BUILT_IN_PROVIDER_ENV);
+  }
+}
+
+/**
+ * The model a new thread uses: the preferred one when it is usable, else the first built-in
+ * preference with a key, else any usable non-demo model; the offline demo only when no
+ * credentials exist at all.
+ */
+export async function defaultModel(
+  registry: ModelRegistry,
+  credentials: CredentialResolver = registry.credentials,
+  preferred?: { provider?: string; modelId?: string },
+): Promise<Model> {
+  const usable = (await registry.available()).filter((m) => m.api !== "demo");
+  const builtInKeys = await credentials.hasBuiltInCredentials();
+  if (usable.length === 0 && !builtInKeys) return DEMO_MODEL;
+  if (preferred?.provider) {
+    const match = usable.find(
+      (m) =>
+        m.provider === preferred.provider && (preferred.modelId === undefined || m.id === preferred.modelId),
+    );
+    if (match) return match;
+  }
+  for (const choice of PREFERRED_DEFAULTS) {
+    const match = usable.find((m) => m.provider === choice.provider && m.id === choice.id);
+    if (match) return match;
+  }
+  return usable[0] ?? DEMO_MODEL;
+}

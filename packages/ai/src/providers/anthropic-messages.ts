@@ -1,0 +1,240 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  TextBlockParam,
+  ToolResultBlockParam,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import { StreamCutError } from "../message-builder.ts";
+import { anthropicThinking, effectiveThinkingLevel } from "../thinking.ts";
+import type {
+  AssistantMessageStream,
+  Context,
+  ImageContent,
+  Model,
+  StreamOptions,
+  TextContent,
+} from "../types.ts";
+import {
+  mergedHeaders,
+  requireApiKey,
+  runProvider,
+  sendableMessages,
+  toolResultText,
+  VENDOR_BASE_URLS,
+} from "./shared.ts";
+
+const CACHE = { type: "ephemeral" } as const;
+
+/** Anthropic accepts only `[a-zA-Z0-9_-]` in tool IDs; other vendors' IDs are mapped into that set. */
+export function anthropicToolId(id: string): string {
+  return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) || "tool";
+}
+
+function contentBlocks(
+  content: string | (TextContent | ImageContent)[],
+): (TextBlockParam | ImageBlockParam)[] {
+  if (typeof content === "string") return content ? [{ type: "text", text: content }] : [];
+  return content.map((part) =>
+    part.type === "text"
+      ? { type: "text", text: part.text }
+      : {
+          type: "image",
+          source: {
+            type: "base64",
+            media_type: part.mimeType as "image/png" | "image/jpeg" | "image/gif" | "image/webp",
+            data: part.data,
+          },
+        },
+  );
+}
+
+/** Converts our context into Anthropic messages; consecutive tool results share one user turn. */
+export function toAnthropicMessages(context: Context, cacheWrites: boolean): MessageParam[] {
+  const out: MessageParam[] = [];
+  for (const message of sendableMessages(context)) {
+    if (message.role === "user") {
+      const blocks = contentBlocks(message.content);
+      if (blocks.length > 0) out.push({ role: "user", content: blocks });
+    } else if (message.role === "assistant") {
+      const blocks: ContentBlockParam[] = [];
+      for (const block of message.content) {
+        if (block.type === "text") {
+          if (block.text) blocks.push({ type: "text", text: block.text });
+        } else if (block.type === "thinking") {
+          // Thinking from another vendor has no valid signature and would be rejected.
+          if (!block.thinkingSignature) continue;
+          blocks.push(
+            block.redacted
+              ? { type: "redacted_thinking", data: block.thinkingSignature }
+              : { type: "thinking", thinking: block.thinking, signature: block.thinkingSignature },
+          );
+        } else {
+          blocks.push({
+            type: "tool_use",
+            id: anthropicToolId(block.id),
+            name: block.name,
+            input: block.arguments,
+          });
+        }
+      }
+      if (blocks.length > 0) out.push({ role: "assistant", content: blocks });
+    } else {
+      const result: ToolResultBlockParam = {
+        type: "tool_result",
+        tool_use_id: anthropicToolId(message.toolCallId),
+        content: [
+          { type: "text", text: toolResultText(message) } as TextBlockParam | ImageBlockParam,
+          ...contentBlocks(message.content).filter((b) => b.type === "image"),
+        ],
+        is_error: message.isError,
+      };
+      const last = out[out.length - 1];
+      const lastContent = last?.content;
+      if (
+        last?.role === "user" &&
+        Array.isArray(lastContent) &&
+        lastContent.every((b) => b.type === "tool_result")
+      ) {
+        (lastContent as ContentBlockParam[]).push(result);
+      } else {
+        out.push({ role: "user", content: [result] });
+      }
+    }
+  }
+  if (cacheWrites) {
+    // Marking the newest user turn lets the next request reuse everything before it.
+    const lastUser = [...out].reverse().find((m) => m.role === "user");
+    const blocks = lastUser?.content;
+    const tail = Array.isArray(blocks) ? blocks[blocks.length - 1] : undefined;
+    if (tail && (tail.type === "text" || tail.type === "image" || tail.type === "tool_result")) {
+      tail.cache_control = CACHE;
+    }
+  }
+  return out;
+}
+
+/** Builds the request body; exported so tests can pin what is sent. */
+export function anthropicRequest(
+  model: Model,
+  context: Context,
+  options?: StreamOptions,
+): MessageCreateParamsStreaming {
+  const cacheWrites = !options?.disablePromptCacheWrites;
+  const level = effectiveThinkingLevel(model, options?.thinkingLevel);
+  const { thinking, maxTokens } = anthropicThinking(level, options?.maxTokens ?? model.maxTokens);
+  const params: MessageCreateParamsStreaming = {
+    model: model.id,
+    max_tokens: maxTokens,
+    messages: toAnthropicMessages(context, cacheWrites),
+    stream: true,
+  };
+  if (context.systemPrompt) {
+    params.system = [
+      { type: "text", text: context.systemPrompt, ...(cacheWrites ? { cache_control: CACHE } : {}) },
+    ];
+  }
+  if (context.tools && context.tools.length > 0) {
+    params.tools = context.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.parameters as { type: "object"; [key: string]: unknown },
+    }));
+  }
+  if (thinking) params.thinking = thinking;
+  // Anthropic rejects a temperature together with extended thinking. The SDK's typings no
+  // longer list the field, but the API still accepts it, so it rides along untyped.
+  else if (options?.temperature !== undefined) {
+    (params as unknown as Record<string, unknown>).temperature = options.temperature;
+  }
+  return params;
+}
+
+/** Streams a model over the Anthropic Messages API. */
+export function streamAnthropicMessages(
+  model: Model,
+  context: Context,
+  options?: StreamOptions,
+): AssistantMessageStream {
+  return runProvider(model, options, async (builder) => {
+    const client = new Anthropic({
+      apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.anthropic),
+      baseURL: model.baseUrl ?? VENDOR_BASE_URLS.anthropic,
+      maxRetries: 0,
+      defaultHeaders: mergedHeaders(model, options),
+    });
+    const stream = await client.messages.create(anthropicRequest(model, context, options), {
+      signal: options?.signal,
+    });
+    const blocks = new Map<number, number>();
+    let stopReason: string | null | undefined;
+    let stopped = false;
+    for await (const event of stream) {
+      switch (event.type) {
+        case "message_start": {
+          const usage = event.message.usage;
+          builder.setUsage({
+            input: usage.input_tokens,
+            output: usage.output_tokens,
+            cacheRead: usage.cache_read_input_tokens ?? 0,
+            cacheWrite: usage.cache_creation_input_tokens ?? 0,
+          });
+          break;
+        }
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "text") {
+            const index = builder.textStart();
+            blocks.set(event.index, index);
+            if (block.text) builder.textDelta(index, block.text);
+          } else if (block.type === "thinking") {
+            blocks.set(event.index, builder.thinkingStart());
+          } else if (block.type === "redacted_thinking") {
+            const index = builder.thinkingStart();
+            builder.thinkingSignature(index, block.data, true);
+            blocks.set(event.index, index);
+          } else if (block.type === "tool_use") {
+            blocks.set(event.index, builder.toolCallStart(block.id, block.name));
+          }
+          break;
+        }
+        case "content_block_delta": {
+          const index = blocks.get(event.index);
+          if (index === undefined) break;
+          const delta = event.delta;
+          if (delta.type === "text_delta") builder.textDelta(index, delta.text);
+          else if (delta.type === "thinking_delta") builder.thinkingDelta(index, delta.thinking);
+          else if (delta.type === "signature_delta") builder.thinkingSignature(index, delta.signature);
+          else if (delta.type === "input_json_delta") builder.toolCallDelta(index, delta.partial_json);
+          break;
+        }
+        case "content_block_stop": {
+          const index = blocks.get(event.index);
+          if (index !== undefined) builder.end(index);
+          break;
+        }
+        case "message_delta": {
+          stopReason = event.delta.stop_reason;
+          const usage = event.usage;
+          builder.setUsage({
+            output: usage.output_tokens,
+            ...(usage.input_tokens != null ? { input: usage.input_tokens } : {}),
+            ...(usage.cache_read_input_tokens != null ? { cacheRead: usage.cache_read_input_tokens } : {}),
+            ...(usage.cache_creation_input_tokens != null
+              ? { cacheWrite: usage.cache_creation_input_tokens }
+              : {}),
+          });
+          break;
+        }
+        case "message_stop":
+          stopped = true;
+          break;
+      }
+    }
+    if (!stopped) throw new StreamCutError();
+    if (stopReason === "refusal") throw new Error("provider error: the model refused to answer (refusal)");
+    builder.finish(stopReason === "max_tokens" ? "length" : stopReason === "tool_use" ? "toolUse" : "stop");
+  });
+}

@@ -1,0 +1,101 @@
+import { createAssistantMessageStream } from "../event-stream.ts";
+import { AssistantMessageBuilder } from "../message-builder.ts";
+import type {
+  AssistantMessageStream,
+  Context,
+  ImageContent,
+  Message,
+  Model,
+  StreamOptions,
+  TextContent,
+  ToolResultMessage,
+} from "../types.ts";
+
+/** Default endpoints for vendors whose key is mandatory. */
+export const VENDOR_BASE_URLS = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com/v1",
+} as const;
+
+/** Raised before any request when a hosted vendor has no API key; classified as `auth`. */
+export class MissingApiKeyError extends Error {
+  constructor(provider: string) {
+    super(
+      `No API key for provider "${provider}": authentication required (set it in auth.json or the environment)`,
+    );
+    this.name = "MissingApiKeyError";
+  }
+}
+
+/**
+ * The key to send. Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) need none, so a
+ * placeholder stands in; a hosted vendor URL without a key is an auth failure.
+ */
+export function requireApiKey(model: Model, options: StreamOptions | undefined, vendorUrl: string): string {
+  if (options?.apiKey) return options.apiKey;
+  const baseUrl = model.baseUrl ?? vendorUrl;
+  if (baseUrl.replace(/\/+$/, "") === vendorUrl) throw new MissingApiKeyError(model.provider);
+  return "not-needed";
+}
+
+/**
+ * Runs a provider body with the shared framing: a builder, `start`, and any throw turned
+ * into a classified `error` event (or `aborted` when the caller's signal fired).
+ */
+export function runProvider(
+  model: Model,
+  options: StreamOptions | undefined,
+  body: (builder: AssistantMessageBuilder) => Promise<void>,
+): AssistantMessageStream {
+  const { stream, push } = createAssistantMessageStream();
+  const builder = new AssistantMessageBuilder(model, push);
+  builder.start();
+  void (async () => {
+    try {
+      if (options?.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
+      await body(builder);
+      if (!builder.isFinished) builder.fail(new Error("Provider finished without a result"), options?.signal);
+    } catch (error) {
+      builder.fail(error, options?.signal);
+    }
+  })();
+  return stream;
+}
+
+/** The text parts of a user or tool-result content array, joined. */
+export function textOf(content: string | (TextContent | ImageContent)[]): string {
+  if (typeof content === "string") return content;
+  return content
+    .filter((part): part is TextContent => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+}
+
+/** The images in a content array. */
+export function imagesOf(content: string | (TextContent | ImageContent)[]): ImageContent[] {
+  return typeof content === "string"
+    ? []
+    : content.filter((part): part is ImageContent => part.type === "image");
+}
+
+/** Text for a tool result, never empty (vendors reject empty tool results). */
+export function toolResultText(message: ToolResultMessage): string {
+  const text = textOf(message.content);
+  if (text) return text;
+  return imagesOf(message.content).length > 0 ? "(see attached image)" : "(no output)";
+}
+
+/**
+ * Messages worth sending: assistant turns that failed or were aborted carry partial content
+ * the vendor would reject (e.g. a tool call without a result), so they are dropped.
+ */
+export function sendableMessages(context: Context): Message[] {
+  return context.messages.filter(
+    (m) => m.role !== "assistant" || (m.stopReason !== "error" && m.stopReason !== "aborted"),
+  );
+}
+
+/** Merges model and per-request headers, per-request winning. */
+export function mergedHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
+  return { ...model.headers, ...options?.headers };
+}
