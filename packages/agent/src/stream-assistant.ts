@@ -1,0 +1,132 @@
+/**
+ * One model call: stream the provider, forward partial messages, and retry transient
+ * failures with backoff. A retried attempt that already showed output is withdrawn
+ * (`message_end` with `dropped: true`) so a UI never keeps a half message from a failed try.
+ */
+import {
+  type AssistantMessage,
+  type Context,
+  type ErrorKind,
+  emptyUsage,
+  type Model,
+  type StopReason,
+} from "@knightcode/ai";
+import { isTransientFailure, retryDelayMs } from "./retry.ts";
+import type { AgentEvent, AgentOptions, RetryOptions, RoleMessage } from "./types.ts";
+
+/** A final assistant message and whether `message_start` was already emitted for it. */
+export interface StreamedAssistant {
+  message: AssistantMessage;
+  started: boolean;
+}
+
+/** Builds an assistant message that stands for a failure the provider never reported itself. */
+export function failureMessage(
+  model: Model,
+  text: string,
+  stopReason: Extract<StopReason, "error" | "aborted">,
+  errorKind: ErrorKind = "other",
+): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason,
+    errorMessage: text,
+    ...(stopReason === "error" ? { errorKind } : {}),
+    timestamp: Date.now(),
+  };
+}
+
+/** What one call needs. */
+export interface StreamAssistantInput<M extends RoleMessage> {
+  options: AgentOptions<M>;
+  context: Context;
+  retry: RetryOptions;
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  signal: AbortSignal;
+  emit(event: AgentEvent<M>): void;
+}
+
+async function attempt<M extends RoleMessage>(
+  input: StreamAssistantInput<M>,
+): Promise<StreamedAssistant & { retryAfterMs?: number }> {
+  const { options, signal, emit } = input;
+  let started = false;
+  try {
+    const apiKey = await options.getApiKey?.(options.model);
+    const stream = options.streamFn(options.model, input.context, {
+      ...options.streamOptions,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      signal,
+    });
+    for await (const event of stream) {
+      switch (event.type) {
+        case "start":
+          // Wait for real content: an HTTP error after `start` should not flash an empty item.
+          break;
+        case "done":
+          return { message: event.message, started };
+        case "error":
+          return {
+            message: event.error,
+            started,
+            ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}),
+          };
+        default:
+          if (!started) {
+            started = true;
+            emit({ type: "message_start", message: event.partial });
+          }
+          emit({ type: "message_update", message: event.partial, event });
+      }
+    }
+    return {
+      message: failureMessage(
+        options.model,
+        "The model stream ended without a final event.",
+        "error",
+        "network",
+      ),
+      started,
+    };
+  } catch (error) {
+    if (signal.aborted) return { message: failureMessage(options.model, "Aborted", "aborted"), started };
+    const text = error instanceof Error ? error.message : String(error);
+    return { message: failureMessage(options.model, text, "error"), started };
+  }
+}
+
+/** Streams one assistant message, retrying transient failures; resolves with the final message. */
+export async function streamAssistant<M extends RoleMessage>(
+  input: StreamAssistantInput<M>,
+): Promise<StreamedAssistant> {
+  const { retry, signal, emit } = input;
+  for (let retriesDone = 0; ; retriesDone++) {
+    const result = await attempt(input);
+    const { message } = result;
+    if (signal.aborted && message.stopReason === "error") {
+      return { message: { ...message, stopReason: "aborted" }, started: result.started };
+    }
+    const canRetry =
+      retry.enabled && retriesDone < retry.maxRetries && !signal.aborted && isTransientFailure(message);
+    const delayMs = canRetry ? retryDelayMs(retriesDone + 1, retry, result.retryAfterMs) : undefined;
+    if (delayMs === undefined) return result;
+    if (result.started) emit({ type: "message_end", message, dropped: true });
+    emit({
+      type: "retry_scheduled",
+      attempt: retriesDone + 1,
+      maxRetries: retry.maxRetries,
+      delayMs,
+      error: message,
+    });
+    try {
+      await input.sleep(delayMs, signal);
+    } catch {
+      return { message: failureMessage(input.options.model, "Aborted", "aborted"), started: false };
+    }
+  }
+}

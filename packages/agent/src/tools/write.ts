@@ -1,0 +1,51 @@
+/** The `write` tool: create or overwrite a file, creating parent folders. */
+import { dirname } from "node:path";
+import Type, { type Static } from "typebox";
+import type { AgentTool, FileChange } from "../types.ts";
+import { fileChange, unifiedDiff } from "./file-diff.ts";
+import { resolveToolPath } from "./paths.ts";
+import { type ToolEnv, text } from "./tool-env.ts";
+
+/** Arguments of `write`. */
+export const WriteParams = Type.Object({
+  path: Type.String({ description: "File to write, relative to the working directory or absolute" }),
+  content: Type.String({ description: "The complete new content of the file" }),
+});
+/** The static type of {@link WriteParams}. */
+export type WriteParams = Static<typeof WriteParams>;
+
+/** Details of a `write` result. */
+export interface WriteDetails {
+  path: string;
+  diff?: string;
+  fileChanges: FileChange[];
+}
+
+/** Creates the `write` tool. */
+export function createWriteTool(env: ToolEnv): AgentTool<typeof WriteParams, WriteDetails> {
+  const resolvePath = (p: string) => resolveToolPath(p, env.cwd, env.ops.homeDir());
+  return {
+    name: "write",
+    label: "Write",
+    description:
+      "Write a file with the given content, replacing it if it exists and creating missing parent folders. Prefer edit for changes to existing files.",
+    parameters: WriteParams,
+    mutatedPaths: (args) => [resolvePath(args.path)],
+    async execute(args, ctx) {
+      const path = resolvePath(args.path);
+      const info = await env.ops.stat(path);
+      if (info?.isDirectory) throw new Error(`${args.path} is a directory.`);
+      const before = info ? new TextDecoder().decode(await env.ops.readFile(path)) : undefined;
+      if (ctx.signal.aborted) throw new Error("Aborted before writing.");
+      await env.ops.mkdir(dirname(path));
+      await env.ops.writeFile(path, args.content);
+      const diff = unifiedDiff(path, before, args.content);
+      const kind = before === undefined ? "add" : "modify";
+      const bytes = new TextEncoder().encode(args.content).length;
+      return {
+        content: text(`${kind === "add" ? "Created" : "Wrote"} ${args.path} (${bytes} bytes).`),
+        details: { path, ...(diff ? { diff } : {}), fileChanges: [fileChange(path, kind, diff)] },
+      };
+    },
+  };
+}
