@@ -1,0 +1,103 @@
+/**
+ * `config/write`: one dotted-key edit of the global or a trusted project settings
+ * file. Writes to a file go through the process-wide queue for that file and then the
+ * cross-process lock; the version check, migrations, edit and write all happen under
+ * that lock, and the returned version is read back from disk afterwards.
+ */
+import { deleteAtPath, findForbiddenKey, isPlainObject, parseDottedKey, setAtPath } from "./dotted-key.ts";
+import { configConflict, invalidParams, storageFailure } from "./errors.ts";
+import { withFileLock } from "./file-lock.ts";
+import { formatJson, parseJsonObject, readRawFile, writeFileAtomic } from "./json-file.ts";
+import type { SettingsScope } from "./merge.ts";
+import { migrateSettings } from "./migrations.ts";
+import { agentPaths, projectPaths } from "./paths.ts";
+import { readTrustDecision, trustKey } from "./trust-store.ts";
+import { enqueueFileWrite } from "./write-queue.ts";
+
+/** `config/write` params plus the agent dir. */
+export interface WriteConfigOptions {
+  agentDir: string;
+  scope: SettingsScope;
+  key: string;
+  /** `null` deletes the leaf. */
+  value: unknown;
+  cwd?: string;
+  /** Refuse with `configConflict` unless the file's current hash (or "none") equals this. */
+  expectedVersion?: string;
+}
+
+/** The `config/write` result: the file's version after the write. */
+export interface ConfigWriteResult {
+  version: string;
+}
+
+/** `config/write`. Throws `ConfigError` with `invalidParams`, `configConflict` or `internal`. */
+export async function writeConfig(options: WriteConfigOptions): Promise<ConfigWriteResult> {
+  const { scope, key, value, expectedVersion } = options;
+  if (scope !== "global" && scope !== "project") {
+    throw invalidParams("invalidScope", `scope must be "global" or "project"`);
+  }
+  const segments = parseDottedKey(key);
+  checkValue(value);
+  const path = await settingsPathFor(options);
+  return enqueueFileWrite(path, () =>
+    withFileLock(path, async () => {
+      const file = await readRawFile(path);
+      if (expectedVersion !== undefined && expectedVersion !== file.version) {
+        throw configConflict(file.version);
+      }
+      let settings: Record<string, unknown> = {};
+      if (file.raw !== null) {
+        const parsed = parseJsonObject(file.raw);
+        if (!parsed.ok) {
+          const { message, line, column } = parsed.failure;
+          const where = line !== undefined ? ` (line ${line}, column ${column})` : "";
+          throw storageFailure(`Refusing to overwrite unparseable ${path}${where}: ${message}`);
+        }
+        settings = parsed.value;
+      }
+      const migrated = migrateSettings(settings);
+      if (value === null) {
+        // Deleting what is not there leaves the file (and its version) exactly as it was.
+        if (!deleteAtPath(settings, segments) && !migrated) return { version: file.version };
+      } else {
+        setAtPath(settings, segments, structuredClone(value));
+      }
+      const next = formatJson(settings);
+      if (next !== file.raw) await writeFileAtomic(path, next);
+      return { version: (await readRawFile(path)).version };
+    }),
+  );
+}
+
+async function settingsPathFor(options: WriteConfigOptions): Promise<string> {
+  if (options.scope === "global") return agentPaths(options.agentDir).settings;
+  const { cwd } = options;
+  if (cwd === undefined || cwd === "") {
+    throw invalidParams("missingCwd", "Project settings writes need a cwd");
+  }
+  if ((await readTrustDecision(options.agentDir, cwd)) !== true) {
+    throw invalidParams("untrusted", `Project ${cwd} is not trusted; its settings cannot be written`);
+  }
+  return projectPaths(await trustKey(cwd)).settings;
+}
+
+function checkValue(value: unknown): void {
+  if (value === undefined) throw invalidParams("invalidValue", "value is required (null deletes the key)");
+  const forbidden = findForbiddenKey(value);
+  if (forbidden !== null) {
+    throw invalidParams("prototypePollution", `value holds the forbidden key "${forbidden}"`);
+  }
+  if (!isJsonValue(value)) throw invalidParams("invalidValue", "value must be plain JSON");
+}
+
+function isJsonValue(value: unknown): boolean {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (isPlainObject(value)) {
+    const proto = Object.getPrototypeOf(value);
+    return (proto === Object.prototype || proto === null) && Object.values(value).every(isJsonValue);
+  }
+  return false;
+}

@@ -1,0 +1,91 @@
+/**
+ * Writing `auth.json` (saved API keys and OAuth credentials) and reading and writing
+ * `tools.json` (web tool and scratchpad settings, including the Brave Search key). Both
+ * hold secrets, so every write creates or rewrites them with mode 0600, through the
+ * per-file queue and lock. Reading auth.json for the model registry is the ai package's.
+ */
+import { FORBIDDEN_SEGMENTS } from "./dotted-key.ts";
+import { invalidParams, storageFailure } from "./errors.ts";
+import { withFileLock } from "./file-lock.ts";
+import { formatJson, parseJsonObject, readRawFile, writeFileAtomic } from "./json-file.ts";
+import { agentPaths } from "./paths.ts";
+import type { ConfigWarning } from "./warning.ts";
+import { enqueueFileWrite } from "./write-queue.ts";
+
+/** File mode of every secret-holding file. */
+export const SECRET_FILE_MODE = 0o600;
+
+/** One saved credential, in the shape the ai package reads back. */
+export type AuthCredential =
+  | { type: "api_key"; key: string }
+  | { type: "oauth"; access: string; refresh?: string; expires?: number; [extra: string]: unknown };
+
+/** Saves (or with null removes) one provider's credential; creates `auth.json` with mode 0600. */
+export async function setAuthCredential(
+  agentDir: string,
+  provider: string,
+  credential: AuthCredential | null,
+): Promise<void> {
+  if (provider === "" || FORBIDDEN_SEGMENTS.has(provider)) {
+    throw invalidParams("malformedKey", `Invalid provider name "${provider}"`);
+  }
+  await updateSecretFile(agentPaths(agentDir).auth, (data) => {
+    if (credential === null) delete data[provider];
+    else data[provider] = credential;
+  });
+}
+
+/** Reads `tools.json` as a settings object; a malformed file becomes a warning. */
+export async function readToolsFile(
+  agentDir: string,
+): Promise<{ tools: Record<string, unknown>; warnings: ConfigWarning[] }> {
+  const path = agentPaths(agentDir).tools;
+  const file = await readRawFile(path);
+  if (file.raw === null) return { tools: {}, warnings: [] };
+  const parsed = parseJsonObject(file.raw);
+  if (!parsed.ok) return { tools: {}, warnings: [parseWarning(path, parsed.failure)] };
+  return { tools: parsed.value, warnings: [] };
+}
+
+/** Replaces one top-level section of `tools.json` (null removes it); the file stays mode 0600. */
+export async function setToolsSection(agentDir: string, section: string, value: unknown): Promise<void> {
+  if (section === "" || FORBIDDEN_SEGMENTS.has(section)) {
+    throw invalidParams("malformedKey", `Invalid tools.json section "${section}"`);
+  }
+  await updateSecretFile(agentPaths(agentDir).tools, (data) => {
+    if (value === null) delete data[section];
+    else data[section] = structuredClone(value);
+  });
+}
+
+/** Read-modify-write of a secret JSON file under its queue and lock; corrupt content is never replaced. */
+async function updateSecretFile(path: string, edit: (data: Record<string, unknown>) => void): Promise<void> {
+  await enqueueFileWrite(path, () =>
+    withFileLock(path, async () => {
+      const file = await readRawFile(path);
+      let data: Record<string, unknown> = {};
+      if (file.raw !== null) {
+        const parsed = parseJsonObject(file.raw);
+        if (!parsed.ok)
+          throw storageFailure(`Refusing to overwrite unparseable ${path}: ${parsed.failure.message}`);
+        data = parsed.value;
+      }
+      edit(data);
+      await writeFileAtomic(path, formatJson(data), SECRET_FILE_MODE);
+    }),
+  );
+}
+
+function parseWarning(
+  path: string,
+  failure: { message: string; line?: number; column?: number },
+): ConfigWarning {
+  const warning: ConfigWarning = {
+    source: "settings",
+    path,
+    message: `Cannot parse ${path}: ${failure.message}`,
+  };
+  if (failure.line !== undefined) warning.line = failure.line;
+  if (failure.column !== undefined) warning.column = failure.column;
+  return warning;
+}

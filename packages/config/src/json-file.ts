@@ -1,0 +1,130 @@
+/**
+ * Raw JSON file access: one read yields the bytes, their version hash and the parse,
+ * so a caller never pairs a fresh version with stale content. Writes are atomic
+ * (temp file + rename) so readers that take no lock never see a torn file.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
+import { isErrnoCode, storageFailure } from "./errors.ts";
+
+/** Version reported for a file that is absent or was not read. */
+export const NO_VERSION = "none";
+
+/** One read of a file: its raw text (null when absent) and that text's version. */
+export interface RawFile {
+  path: string;
+  raw: string | null;
+  version: string;
+}
+
+/** SHA-256 (hex) of raw file contents. */
+export function contentVersion(raw: string): string {
+  return createHash("sha256").update(raw, "utf8").digest("hex");
+}
+
+/** Reads a file once; absent -> `raw: null, version: "none"`; other failures throw `internal`. */
+export async function readRawFile(path: string): Promise<RawFile> {
+  try {
+    const raw = await readFile(path, "utf8");
+    return { path, raw, version: contentVersion(raw) };
+  } catch (error) {
+    if (isErrnoCode(error, "ENOENT")) return { path, raw: null, version: NO_VERSION };
+    throw storageFailure(`Cannot read ${path}`, error);
+  }
+}
+
+/** Where and why a JSON text failed to parse. */
+export interface JsonParseFailure {
+  message: string;
+  /** One-based, when the position is known. */
+  line?: number;
+  /** One-based, when the position is known. */
+  column?: number;
+}
+
+/** The outcome of parsing a JSON object file. */
+export type JsonObjectParse =
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; failure: JsonParseFailure };
+
+/** Parses strict JSON whose top level must be an object; failures carry one-based line/column where known. */
+export function parseJsonObject(raw: string): JsonObjectParse {
+  // A UTF-8 BOM is common in files saved by Windows editors and is not an error.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const offsetShift = text.length === raw.length ? 0 : 1;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, failure: locateParseFailure(raw, text, offsetShift, error) };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, failure: { message: "Expected a JSON object at the top level" } };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function locateParseFailure(raw: string, text: string, shift: number, error: unknown): JsonParseFailure {
+  const fallback = error instanceof Error ? error.message : String(error);
+  // JSON.parse does not say where it failed; a strict scanner pass finds the first offending offset.
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first === undefined) return { message: fallback };
+  const { line, column } = lineColumnAt(raw, first.offset + shift);
+  return { message: `Invalid JSON: ${printParseErrorCode(first.error)}`, line, column };
+}
+
+/** One-based line and column (in UTF-16 code units) of an offset in a text. */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+/** Serializes settings the way every writer formats them. */
+export function formatJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * Replaces a file's contents atomically. The temp file is created with the final
+ * mode so a secret never exists world-readable, even for an instant.
+ */
+export async function writeFileAtomic(path: string, content: string, mode?: number): Promise<void> {
+  const dir = dirname(path);
+  try {
+    await mkdir(dir, { recursive: true });
+    const keepMode = mode ?? (await existingMode(path)) ?? 0o644;
+    const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    try {
+      await writeFile(temp, content, { mode: keepMode, flag: "wx" });
+      // The umask may have narrowed the mode at creation; set it exactly.
+      await chmod(temp, keepMode);
+      await rename(temp, path);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
+    throw storageFailure(`Cannot write ${path}`, error);
+  }
+}
+
+async function existingMode(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).mode & 0o777;
+  } catch (error) {
+    if (isErrnoCode(error, "ENOENT")) return undefined;
+    throw error;
+  }
+}

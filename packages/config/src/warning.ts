@@ -1,0 +1,10 @@
+/** The protocol's warning shape, declared here because config sits below the protocol package. */
+export interface ConfigWarning {
+  message: string;
+  source: "settings" | "extension" | "trust" | "server";
+  path?: string;
+  /** One-based. */
+  line?: number;
+  /** One-based. */
+  column?: number;
+}
