@@ -12,8 +12,10 @@ import type {
   Usage,
 } from "@knightcode/ai";
 
+/** The header version KnightCode writes. */
 export const CURRENT_SESSION_VERSION = 3;
 
+/** Line 1 of every transcript. */
 export interface SessionHeader {
   type: "session";
   version?: number;
@@ -26,7 +28,14 @@ export interface SessionHeader {
   parentSession?: string;
   /** The parent's header ID, cached so listings need not open the parent. */
   forkedFromId?: string;
+  /** pi v1 headers carried the starting model and thinking level; read as the branch's initial settings. */
+  provider?: string;
+  modelId?: string;
+  thinkingLevel?: string;
 }
+
+/** Any line of a session file. */
+export type SessionFileLine = SessionHeader | SessionEntry;
 
 /** Extra message roles the coding agent stores; they become user-role context for the model. */
 export interface BashExecutionMessage {
@@ -41,6 +50,7 @@ export interface BashExecutionMessage {
   timestamp: number;
 }
 
+/** An extension message sent to the model as user-role context. */
 export interface CustomMessage<T = unknown> {
   role: "custom";
   customType: string;
@@ -50,6 +60,7 @@ export interface CustomMessage<T = unknown> {
   timestamp: number;
 }
 
+/** The summary of an abandoned branch, as the model sees it. */
 export interface BranchSummaryMessage {
   role: "branchSummary";
   summary: string;
@@ -57,6 +68,7 @@ export interface BranchSummaryMessage {
   timestamp: number;
 }
 
+/** The summary that replaces compacted history, as the model sees it. */
 export interface CompactionSummaryMessage {
   role: "compactionSummary";
   summary: string;
@@ -79,22 +91,26 @@ interface EntryBase {
   timestamp: string;
 }
 
+/** A message of the conversation. */
 export interface MessageEntry extends EntryBase {
   type: "message";
   message: AgentMessage;
 }
 
+/** The user switched models. */
 export interface ModelChangeEntry extends EntryBase {
   type: "model_change";
   provider: string;
   modelId: string;
 }
 
+/** The user changed the thinking level. */
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
   thinkingLevel: ThinkingLevel;
 }
 
+/** A compaction: the summary replaces history before `firstKeptEntryId`. */
 export interface CompactionEntry<T = unknown> extends EntryBase {
   type: "compaction";
   summary: string;
@@ -106,6 +122,7 @@ export interface CompactionEntry<T = unknown> extends EntryBase {
   usage?: Usage;
 }
 
+/** A summary of the branch navigated away from (`fromId`). */
 export interface BranchSummaryEntry<T = unknown> extends EntryBase {
   type: "branch_summary";
   summary: string;
@@ -131,6 +148,7 @@ export interface CustomMessageEntry<T = unknown> extends EntryBase {
   details?: T;
 }
 
+/** A user bookmark on an entry; `undefined` clears it. */
 export interface LabelEntry extends EntryBase {
   type: "label";
   targetId: string;
@@ -150,6 +168,7 @@ export interface TurnStartEntry extends EntryBase {
   startedAt: number;
 }
 
+/** How a turn ended. */
 export type TurnOutcome = "completed" | "failed" | "interrupted";
 
 /** Durable end of a turn. */
@@ -173,7 +192,11 @@ export interface ContextEditEntry extends EntryBase {
   reason?: string;
 }
 
+/** When tools need the user's approval. */
 export type ApprovalMode = "ask" | "autoEdit" | "fullAccess";
+
+/** Every approval mode a branch may persist; anything else restores as `ask`. */
+export const APPROVAL_MODES: readonly ApprovalMode[] = ["ask", "autoEdit", "fullAccess"];
 
 /** The effective approval mode, persisted on the branch. */
 export interface ApprovalModeEntry extends EntryBase {
@@ -181,6 +204,7 @@ export interface ApprovalModeEntry extends EntryBase {
   mode: ApprovalMode;
 }
 
+/** Every entry type a transcript can hold after the header. */
 export type SessionEntry =
   | MessageEntry
   | ModelChangeEntry
@@ -203,4 +227,5 @@ export type NewEntry = SessionEntry extends infer E
     : never
   : never;
 
+/** Re-exported so session readers need not import the model layer for it. */
 export type { AssistantMessage };

@@ -1,0 +1,375 @@
+/**
+ * One transcript in memory: its header and entry tree, the current leaf, and (when
+ * owned) an append-only writer guarded by the transcript's lock.
+ */
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+} from "node:fs";
+import { join } from "node:path";
+import { buildSessionContext, type SessionContext } from "./context.ts";
+import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
+import { InvalidSessionError, ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
+import {
+  createEntryId,
+  createSessionId,
+  MissingHeaderError,
+  type ParsedSession,
+  parseSessionBytes,
+  serializeLine,
+} from "./format.ts";
+import { sessionFileName } from "./locations.ts";
+import { SessionLock } from "./lock.ts";
+import { rewriteMigrated, saveTornTail, writeAll } from "./session-file-io.ts";
+
+/** Options of `SessionFile.create`. */
+export interface CreateSessionOptions {
+  /** Directory the transcript goes into (created if missing). */
+  dir: string;
+  cwd: string;
+  /** Path of the transcript this one forks. */
+  parentSession?: string;
+  /** The parent's header ID (thread ID). */
+  forkedFromId?: string;
+  /** Overrides the generated UUIDv7 (tests, imports). */
+  id?: string;
+  /** Overrides the creation time. */
+  now?: Date;
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    if (errno(error) === "ENOENT") throw new ThreadNotFoundError(path);
+    throw error;
+  }
+}
+
+function parseOrThrow(path: string, bytes: Uint8Array): ParsedSession {
+  try {
+    return parseSessionBytes(bytes);
+  } catch (error) {
+    if (error instanceof MissingHeaderError) throw new InvalidSessionError(path, error.message);
+    throw error;
+  }
+}
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
+
+/** A session transcript opened for reading, or owned for appending. */
+export class SessionFile {
+  /** The path the caller used (may be a symlink alias). */
+  readonly path: string;
+  /** The resolved real path; ownership is keyed by it. */
+  readonly realPath: string;
+  readonly header: SessionHeader;
+  /** Header version found on disk before in-memory migration. */
+  readonly sourceVersion: number;
+  /** Lines skipped as unreadable on open. */
+  readonly skippedLines: number;
+  /** Where a torn last line was moved aside on owned open, if there was one. */
+  readonly tornTailSavedTo: string | undefined;
+  /** True for `openReadOnly`: never locks, never writes. */
+  readonly readOnly: boolean;
+
+  #entries: SessionEntry[];
+  #lineBytes: number[];
+  #byId = new Map<string, SessionEntry>();
+  #sizeById = new Map<string, number>();
+  #leafId: string | null;
+  #lock: SessionLock | undefined;
+  #fd: number | undefined;
+  #needsNewline: boolean;
+  #closed = false;
+
+  private constructor(init: {
+    path: string;
+    realPath: string;
+    parsed: ParsedSession;
+    lock?: SessionLock;
+    fd?: number;
+    tornTailSavedTo?: string;
+  }) {
+    this.path = init.path;
+    this.realPath = init.realPath;
+    this.header = init.parsed.header;
+    this.sourceVersion = init.parsed.sourceVersion;
+    this.skippedLines = init.parsed.skippedLines;
+    this.tornTailSavedTo = init.tornTailSavedTo;
+    this.readOnly = init.lock === undefined;
+    this.#entries = init.parsed.entries;
+    this.#lineBytes = init.parsed.lineBytes;
+    for (let i = 0; i < this.#entries.length; i++) {
+      const entry = this.#entries[i]!;
+      this.#byId.set(entry.id, entry);
+      this.#sizeById.set(entry.id, this.#lineBytes[i]!);
+    }
+    this.#leafId = this.#entries.at(-1)?.id ?? null;
+    this.#lock = init.lock;
+    this.#fd = init.fd;
+    this.#needsNewline = init.parsed.missingFinalNewline && init.parsed.tornTail === undefined;
+  }
+
+  /** Creates a new transcript (never overwriting one), owns it and writes its header durably. */
+  static async create(options: CreateSessionOptions): Promise<SessionFile> {
+    mkdirSync(options.dir, { recursive: true });
+    const now = options.now ?? new Date();
+    const header: SessionHeader = {
+      type: "session",
+      version: CURRENT_SESSION_VERSION,
+      id: options.id ?? createSessionId(),
+      timestamp: now.toISOString(),
+      cwd: options.cwd,
+    };
+    if (options.parentSession !== undefined) header.parentSession = options.parentSession;
+    if (options.forkedFromId !== undefined) header.forkedFromId = options.forkedFromId;
+    const name = sessionFileName(header.timestamp, header.id);
+    const realPath = join(realpathSync(options.dir), name);
+    const lock = SessionLock.acquire(realPath);
+    try {
+      const fd = openSync(
+        realPath,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
+        0o644,
+      );
+      const line = Buffer.from(serializeLine(header));
+      writeAll(fd, line);
+      fsyncSync(fd);
+      const parsed: ParsedSession = {
+        header,
+        entries: [],
+        lineBytes: [],
+        sourceVersion: CURRENT_SESSION_VERSION,
+        headerBytes: line.length,
+        validBytes: line.length,
+        tornTail: undefined,
+        missingFinalNewline: false,
+        skippedLines: 0,
+      };
+      return new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** Opens and owns a transcript: takes its lock, refuses hard links, sets a torn tail aside, migrates old versions on disk. */
+  static async openOwned(path: string): Promise<SessionFile> {
+    const realPath = realPathOf(path);
+    const lock = SessionLock.acquire(realPath);
+    let fd: number | undefined;
+    try {
+      fd = openSync(realPath, APPEND_FLAGS);
+      if (fstatSync(fd).nlink > 1) {
+        throw new ThreadLockedElsewhereError(realPath, { reason: "hardLinked" });
+      }
+      const bytes = readFileSync(realPath);
+      const parsed = parseOrThrow(realPath, bytes);
+      let tornTailSavedTo: string | undefined;
+      if (parsed.tornTail !== undefined) {
+        tornTailSavedTo = saveTornTail(realPath, parsed.tornTail);
+        ftruncateSync(fd, parsed.validBytes);
+        fsyncSync(fd);
+      }
+      if (parsed.sourceVersion < CURRENT_SESSION_VERSION) {
+        closeSync(fd);
+        fd = undefined;
+        rewriteMigrated(realPath, parsed);
+        fd = openSync(realPath, APPEND_FLAGS);
+      }
+      return new SessionFile({
+        path,
+        realPath,
+        parsed,
+        lock,
+        fd,
+        ...(tornTailSavedTo ? { tornTailSavedTo } : {}),
+      });
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd);
+      lock.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Creates an owned fork: a new transcript whose header names the source (path and
+   * thread ID) and which starts with the source's branch up to `leafId`, IDs kept.
+   */
+  static async createFork(
+    source: SessionFile,
+    options: { dir: string; leafId?: string | null; cwd?: string; now?: Date },
+  ): Promise<SessionFile> {
+    const path = source.branch(options.leafId === undefined ? source.leafId : options.leafId);
+    const fork = await SessionFile.create({
+      dir: options.dir,
+      cwd: options.cwd ?? source.header.cwd,
+      parentSession: source.realPath,
+      forkedFromId: source.id,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    try {
+      fork.#appendCopies(path);
+      fork.sync();
+      return fork;
+    } catch (error) {
+      fork.close();
+      throw error;
+    }
+  }
+
+  /** Reads a transcript without locking or writing; a torn last line is ignored. */
+  static async openReadOnly(path: string): Promise<SessionFile> {
+    const realPath = realPathOf(path);
+    const bytes = await Bun.file(realPath).bytes();
+    return new SessionFile({ path, realPath, parsed: parseOrThrow(realPath, bytes) });
+  }
+
+  /** The thread ID (header ID). */
+  get id(): string {
+    return this.header.id;
+  }
+
+  /** All entries in file order. */
+  get entries(): readonly SessionEntry[] {
+    return this.#entries;
+  }
+
+  /** The current position; the last appended entry unless moved. */
+  get leafId(): string | null {
+    return this.#leafId;
+  }
+
+  /** ISO time of the newest entry in the file, else the header's creation time. */
+  get updatedAt(): string {
+    return this.#entries.at(-1)?.timestamp ?? this.header.timestamp;
+  }
+
+  /** The latest `session_info` name in the file, if any. */
+  get name(): string | undefined {
+    for (let i = this.#entries.length - 1; i >= 0; i--) {
+      const entry = this.#entries[i]!;
+      if (entry.type === "session_info") return entry.name;
+    }
+    return undefined;
+  }
+
+  /** Whether the lock is still ours (false for read-only and closed files). */
+  get owned(): boolean {
+    return !this.#closed && this.#lock?.held === true;
+  }
+
+  /** The entry with that ID, on any branch. */
+  getEntry(id: string): SessionEntry | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Size in bytes of the entry's stored line (for payload-size decisions without re-serializing). */
+  entryBytes(id: string): number | undefined {
+    return this.#sizeById.get(id);
+  }
+
+  /** Moves the leaf (null = before the first entry); the next append becomes its child. */
+  setLeaf(id: string | null): void {
+    if (id !== null && !this.#byId.has(id)) throw new Error(`no entry ${id} in ${this.path}`);
+    this.#leafId = id;
+  }
+
+  /** Entries from the root to `leafId` (default: the current leaf), root first. */
+  branch(leafId: string | null = this.#leafId): SessionEntry[] {
+    const path: SessionEntry[] = [];
+    let current = leafId === null ? undefined : this.#byId.get(leafId);
+    while (current) {
+      path.push(current);
+      current = current.parentId === null ? undefined : this.#byId.get(current.parentId);
+    }
+    return path.reverse();
+  }
+
+  /** The model context and settings of the current branch. */
+  context(leafId: string | null = this.#leafId): SessionContext {
+    return buildSessionContext(this.branch(leafId), this.header);
+  }
+
+  /**
+   * Appends one entry as a child of the leaf and moves the leaf to it: one `write`,
+   * no fsync (call `sync` at durability points). Re-checks ownership first.
+   */
+  append(input: NewEntry): SessionEntry {
+    const fd = this.#writableFd();
+    this.#lock!.verify();
+    const { type, timestamp, ...rest } = input as NewEntry & Record<string, unknown>;
+    const entry = {
+      type,
+      id: createEntryId(this.#byId),
+      parentId: this.#leafId,
+      timestamp: timestamp ?? new Date().toISOString(),
+      ...rest,
+    } as SessionEntry;
+    const line = serializeLine(entry);
+    const data = Buffer.from(this.#needsNewline ? `\n${line}` : line);
+    writeAll(fd, data);
+    this.#needsNewline = false;
+    this.#entries.push(entry);
+    this.#lineBytes.push(data.length);
+    this.#byId.set(entry.id, entry);
+    this.#sizeById.set(entry.id, data.length);
+    this.#leafId = entry.id;
+    return entry;
+  }
+
+  /** Writes existing entries unchanged (a fork's inherited branch) in one write. */
+  #appendCopies(entries: readonly SessionEntry[]): void {
+    const fd = this.#writableFd();
+    this.#lock!.verify();
+    const lines = entries.map((entry) => Buffer.from(serializeLine(entry)));
+    writeAll(fd, Buffer.concat(lines));
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      this.#entries.push(entry);
+      this.#lineBytes.push(lines[i]!.length);
+      this.#byId.set(entry.id, entry);
+      this.#sizeById.set(entry.id, lines[i]!.length);
+      this.#leafId = entry.id;
+    }
+  }
+
+  /** Durability point: fsyncs everything appended so far. */
+  sync(): void {
+    const fd = this.#writableFd();
+    this.#lock!.verify();
+    fsyncSync(fd);
+  }
+
+  /** Releases the lock and the file; idempotent. Does not fsync (call `sync` first if needed). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+    this.#lock?.release();
+  }
+
+  /** `using` support: closes the file. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #writableFd(): number {
+    if (this.readOnly) throw new Error(`session ${this.path} is open read-only`);
+    if (this.#closed || this.#fd === undefined) throw new Error(`session ${this.path} is closed`);
+    return this.#fd;
+  }
+}
