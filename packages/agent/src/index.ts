@@ -9,6 +9,8 @@ export {
   retryDelayMs,
 } from "./retry.ts";
 export { failureMessage } from "./stream-assistant.ts";
+export { MISSING_RESULT_TEXT, repairToolPairs } from "./tool-pairing.ts";
+export { DEFAULT_TOOL_ABORT_GRACE_MS } from "./tool-runner.ts";
 export { type BashDetails, BashParams, createBashTool } from "./tools/bash.ts";
 export {
   BUILTIN_TOOL_NAMES,

@@ -6,6 +6,7 @@
 import type { AssistantMessage, Message, ToolCall, ToolDefinition } from "@knightcode/ai";
 import { abortableSleep, resolveRetryOptions } from "./retry.ts";
 import { failureMessage, streamAssistant } from "./stream-assistant.ts";
+import { repairToolPairs } from "./tool-pairing.ts";
 import { runToolBatch } from "./tool-runner.ts";
 import type { AgentEvent, AgentOptions, AnyAgentTool, RoleMessage } from "./types.ts";
 
@@ -94,18 +95,21 @@ export async function runAgentLoop<M extends RoleMessage>(
           const replaced = await options.beforeModelCall({ messages: host.context, signal });
           if (replaced) host.context.splice(0, host.context.length, ...replaced.messages);
         }
-        // Steers that arrive while the context is prepared still make this call, never a later one.
-        let llmMessages: Message[];
-        do {
-          for (const message of host.takeSteering()) await addMessage(message);
-          llmMessages = await convert(host.context);
-        } while (host.hasSteering());
         const streamed = await streamAssistant({
           options,
-          context: {
-            ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
-            messages: llmMessages,
-            tools: toolDefinitions(options.tools ?? []),
+          // Runs right before each attempt's request: steers that arrive while the context is
+          // prepared (or during a retry wait) make this call, never a later one.
+          prepareContext: async () => {
+            let llmMessages: Message[];
+            do {
+              for (const message of host.takeSteering()) await addMessage(message);
+              llmMessages = repairToolPairs(await convert(host.context));
+            } while (host.hasSteering());
+            return {
+              ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}),
+              messages: llmMessages,
+              tools: toolDefinitions(options.tools ?? []),
+            };
           },
           retry,
           sleep,

@@ -44,7 +44,11 @@ export function failureMessage(
 /** What one call needs. */
 export interface StreamAssistantInput<M extends RoleMessage> {
   options: AgentOptions<M>;
-  context: Context;
+  /**
+   * Builds the request context; called for every attempt, right before the request goes
+   * out, so steers that arrive during the API key lookup or a retry wait still make it.
+   */
+  prepareContext(): Promise<Context>;
   retry: RetryOptions;
   sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   signal: AbortSignal;
@@ -58,7 +62,9 @@ async function attempt<M extends RoleMessage>(
   let started = false;
   try {
     const apiKey = await options.getApiKey?.(options.model);
-    const stream = options.streamFn(options.model, input.context, {
+    const context = await input.prepareContext();
+    if (signal.aborted) throw signal.reason;
+    const stream = options.streamFn(options.model, context, {
       ...options.streamOptions,
       ...(apiKey !== undefined ? { apiKey } : {}),
       signal,

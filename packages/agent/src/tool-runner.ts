@@ -19,7 +19,7 @@ import { validateToolArgs } from "./validate-args.ts";
 export interface ToolBatchInput<M extends RoleMessage> {
   assistantMessage: AssistantMessage;
   tools: readonly AnyAgentTool[];
-  options: Pick<AgentOptions<M>, "beforeToolCall" | "afterToolCall">;
+  options: Pick<AgentOptions<M>, "beforeToolCall" | "afterToolCall" | "toolAbortGraceMs">;
   signal: AbortSignal;
   emit(event: AgentEvent<M>): void;
   /** Called with each result message as soon as it and every earlier one are done. */
@@ -33,6 +33,44 @@ function errorResult(text: string): AgentToolResult {
 function errorText(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** How long an aborted tool may take to stop (and report its own result) before it is abandoned. */
+export const DEFAULT_TOOL_ABORT_GRACE_MS = 2000;
+
+type Settled<T> = { done: true; value: T } | { done: false };
+
+/**
+ * Waits for `work`; once `signal` aborts, waits at most `graceMs` more. A tool or hook that
+ * ignores its signal must not keep an aborted run alive.
+ */
+function settleWithin<T>(work: Promise<T>, signal: AbortSignal, graceMs: number): Promise<Settled<T>> {
+  return new Promise((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => {
+      timer = setTimeout(() => resolve({ done: false }), graceMs);
+    };
+    const cleanup = () => {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        cleanup();
+        resolve({ done: true, value });
+      },
+      (error) => {
+        cleanup();
+        reject(error);
+      },
+    );
+  });
+}
+
+function isToolResult(value: unknown): value is AgentToolResult {
+  return typeof value === "object" && value !== null && Array.isArray((value as AgentToolResult).content);
 }
 
 /** Executes every tool call of `assistantMessage`; resolves with the results in call order. */
@@ -88,8 +126,19 @@ export async function runToolBatch<M extends RoleMessage>(
     let blockedReason: string | undefined;
     if (input.options.beforeToolCall) {
       try {
-        const decision = await input.options.beforeToolCall(info, { signal, assistantMessage });
-        if (decision.action === "block") blockedReason = decision.reason;
+        const hook = input.options.beforeToolCall;
+        // A cooperative hook answers an abort itself (a cancelled approval); the grace lets it.
+        const decision = await settleWithin(
+          Promise.resolve(hook(info, { signal, assistantMessage })),
+          signal,
+          input.options.toolAbortGraceMs ?? DEFAULT_TOOL_ABORT_GRACE_MS,
+        );
+        if (!decision.done) {
+          // The run was aborted while the call waited for approval.
+          track(call, info.args, Promise.resolve(errorResult("Aborted before the tool ran.")));
+          continue;
+        }
+        if (decision.value.action === "block") blockedReason = decision.value.reason;
       } catch (error) {
         blockedReason = `Tool call blocked: ${errorText(error)}`;
       }
@@ -131,20 +180,41 @@ async function executeOne<M extends RoleMessage>(
 ): Promise<AgentToolResult> {
   const { toolCall, tool, args } = info;
   let result: AgentToolResult;
+  const { signal } = input;
   try {
-    if (input.signal.aborted) throw new Error("Aborted before the tool ran.");
-    result = await tool.execute(args, {
-      toolCallId: toolCall.id,
-      signal: input.signal,
-      onUpdate: (partialResult) =>
-        input.emit({
-          type: "tool_execution_update",
-          toolCallId: toolCall.id,
-          toolName: toolCall.name,
-          args,
-          partialResult,
-        }),
-    });
+    if (signal.aborted) throw new Error("Aborted before the tool ran.");
+    let finished = false;
+    const running = Promise.resolve(
+      tool.execute(args, {
+        toolCallId: toolCall.id,
+        signal,
+        onUpdate: (partialResult) => {
+          // An abandoned tool may keep talking; its updates no longer belong to any item.
+          if (finished) return;
+          input.emit({
+            type: "tool_execution_update",
+            toolCallId: toolCall.id,
+            toolName: toolCall.name,
+            args,
+            partialResult,
+          });
+        },
+      }),
+    );
+    const settled = await settleWithin(
+      running,
+      signal,
+      input.options.toolAbortGraceMs ?? DEFAULT_TOOL_ABORT_GRACE_MS,
+    );
+    finished = true;
+    if (!settled.done) {
+      running.catch(() => undefined);
+      result = errorResult("Aborted: the tool did not stop in time and was abandoned.");
+    } else if (!isToolResult(settled.value)) {
+      result = errorResult(`Tool "${toolCall.name}" returned no result content.`);
+    } else {
+      result = settled.value;
+    }
   } catch (error) {
     result = errorResult(errorText(error));
   }

@@ -137,6 +137,11 @@ export interface AgentOptions<M extends RoleMessage = Message> {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
+  /**
+   * After an abort, how long a running tool may take to stop and report its own result
+   * before the loop gives it an "aborted" result and moves on (default 2000 ms).
+   */
+  toolAbortGraceMs?: number;
 }
 
 /** Events for every step of a run. Listeners are called synchronously, in order. */

@@ -2,7 +2,14 @@
 import { describe, expect, test } from "bun:test";
 import type { ToolResultMessage } from "@knightcode/ai";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { Agent, createBashTool, createLocalOperations, defaultConvertToLlm } from "../src/index.ts";
+import Type from "typebox";
+import {
+  Agent,
+  type AgentTool,
+  createBashTool,
+  createLocalOperations,
+  defaultConvertToLlm,
+} from "../src/index.ts";
 import { nextEvent } from "./helpers/deferred.ts";
 import { gatedTool } from "./helpers/gated-tool.ts";
 import { textOf, user } from "./helpers/messages.ts";
@@ -187,14 +194,116 @@ describe("runAgentLoop", () => {
     expect(textOf(result!)).toContain("Command aborted.");
   });
 
-  test("abort during the model stream cancels the request and ends the run as aborted", async () => {
-    mock().enqueue({ steps: [{ type: "text", text: "never finishes", deltas: 4 }], stallAfterEvents: 2 });
-    const agent = mockAgent(mock());
-    const run = agent.prompt(user("hi"));
-    await nextEvent(agent, (e) => e.type === "message_update");
+  for (const api of WIRE_APIS) {
+    // The mock holds a stalled stream open until the client leaves, so the run can only end
+    // if the abort reached the HTTP request.
+    test(`${api}: abort during the model stream cancels the request and ends the run as aborted`, async () => {
+      mock().enqueue({ steps: [{ type: "text", text: "never finishes", deltas: 4 }], stallAfterEvents: 4 });
+      const agent = mockAgent(mock(), { api });
+      const ended: boolean[] = [];
+      agent.subscribe((e) => {
+        if (e.type === "agent_end") ended.push(e.aborted);
+      });
+      const run = agent.prompt(user("hi"));
+      await nextEvent(agent, (e) => e.type === "message_update");
+      agent.abort();
+      await run;
+      expect(ended).toEqual([true]);
+      expect(mock().requests).toHaveLength(1);
+      expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    });
+  }
+
+  test("a steer that arrives during a retry wait goes out with the retried request", async () => {
+    mock().enqueue({ error: { kind: "server" } }, textReply("after retry"));
+    const agent: Agent = mockAgent(mock(), {
+      sleep: async () => agent.steer(user("STEER during backoff")),
+    });
+    await agent.prompt(user("first"));
+    expect(mock().requests).toHaveLength(2);
+    expect(sent(mock().requests[0])).toEqual(["user: first"]);
+    expect(sent(mock().requests[1])).toEqual(["user: first", "user: STEER during backoff"]);
+    expect(agent.messages.map((m) => textOf(m as never))).toEqual([
+      "first",
+      "STEER during backoff",
+      "after retry",
+    ]);
+  });
+
+  test("a steer that arrives while the API key is looked up goes out with that request", async () => {
+    mock().enqueue(textReply("only reply"));
+    let steered = false;
+    const agent: Agent = mockAgent(mock(), {
+      getApiKey: async () => {
+        if (!steered) {
+          steered = true;
+          agent.steer(user("steer during key lookup"));
+        }
+        return "test-key";
+      },
+    });
+    await agent.prompt(user("first"));
+    expect(mock().requests).toHaveLength(1);
+    expect(sent(mock().requests[0])).toEqual(["user: first", "user: steer during key lookup"]);
+  });
+
+  test("an approval hook that answers the abort itself still decides the call's result", async () => {
+    const gate = gatedTool();
+    mock().enqueue(toolCallReply({ name: "wait", arguments: { key: "a" }, id: "call_a" }));
+    const agent = mockAgent(mock(), {
+      tools: [gate.tool],
+      beforeToolCall: (_call, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", () =>
+            // Answered a little later, as a cancelled server request would be.
+            setTimeout(() => resolve({ action: "block", reason: "The user cancelled this tool call." }), 1),
+          ),
+        ),
+    });
+    const run = agent.prompt(user("go"));
+    await nextEvent(agent, (e) => e.type === "tool_execution_start");
     agent.abort();
     await run;
-    expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    expect(gate.order).toEqual([]);
+    const result = agent.messages.find((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(textOf(result!)).toBe("The user cancelled this tool call.");
+  });
+
+  test("abort ends the run even when a running tool ignores its signal", async () => {
+    const stuck: AgentTool = {
+      name: "stuck",
+      description: "never returns",
+      parameters: Type.Object({}),
+      execute: () => new Promise(() => {}),
+    };
+    mock().enqueue(toolCallReply({ name: "stuck", arguments: {}, id: "call_stuck" }));
+    const agent = mockAgent(mock(), { tools: [stuck], toolAbortGraceMs: 0 });
+    const run = agent.prompt(user("go"));
+    await nextEvent(agent, (e) => e.type === "tool_execution_start");
+    agent.abort();
+    await run;
+    const result = agent.messages.find((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(result).toMatchObject({ toolCallId: "call_stuck", isError: true });
+    expect(textOf(result!)).toBe("Aborted: the tool did not stop in time and was abandoned.");
+    expect(mock().requests).toHaveLength(1);
+  });
+
+  test("abort while a call waits for approval ends the run without running the call", async () => {
+    const gate = gatedTool();
+    mock().enqueue(toolCallReply({ name: "wait", arguments: { key: "a" }, id: "call_a" }));
+    const agent = mockAgent(mock(), {
+      tools: [gate.tool],
+      // An approval prompt that never answers and ignores the signal.
+      beforeToolCall: () => new Promise(() => {}),
+      toolAbortGraceMs: 0,
+    });
+    const run = agent.prompt(user("go"));
+    await nextEvent(agent, (e) => e.type === "tool_execution_start");
+    agent.abort();
+    await run;
+    expect(gate.order).toEqual([]);
+    const result = agent.messages.find((m): m is ToolResultMessage => m.role === "toolResult");
+    expect(textOf(result!)).toBe("Aborted before the tool ran.");
   });
 
   test("a stream function that throws ends the run with an error message instead of crashing", async () => {

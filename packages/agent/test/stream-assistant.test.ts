@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { type MockScript, textReply } from "@knightcode/testkit";
 import type { AgentEvent, RetryOptions } from "../src/index.ts";
 import { textOf, user } from "./helpers/messages.ts";
-import { mockAgent, useMockServer } from "./helpers/mock-model.ts";
+import { mockAgent, useMockServer, WIRE_APIS } from "./helpers/mock-model.ts";
 
 const mock = useMockServer();
 
@@ -35,6 +35,27 @@ describe("streamAssistant retries", () => {
       delayMs: 3000,
     });
   });
+
+  for (const api of WIRE_APIS) {
+    test(`${api}: a 429's retry-after is honoured, and one over the cap fails without waiting`, async () => {
+      mock().enqueue({ error: { kind: "rateLimit", retryAfterSeconds: 2 } }, textReply("fine now"), {
+        error: { kind: "rateLimit", retryAfterSeconds: 30 },
+      });
+      const slept: number[] = [];
+      const agent = mockAgent(mock(), {
+        api,
+        retry: { baseDelayMs: 100, maxRetryDelayMs: 5000 },
+        sleep: async (ms) => void slept.push(ms),
+      });
+      await agent.prompt(user("hi"));
+      expect(slept).toEqual([2000]);
+      expect(textOf(agent.messages.at(-1) as never)).toBe("fine now");
+      await agent.prompt(user("again"));
+      expect(slept).toEqual([2000]);
+      expect(mock().requests).toHaveLength(3);
+      expect(agent.messages.at(-1)).toMatchObject({ stopReason: "error", errorKind: "rateLimit" });
+    });
+  }
 
   test("5xx failures back off exponentially, capped by maxRetryDelayMs", async () => {
     const fail: MockScript = { error: { kind: "server" } };

@@ -128,6 +128,24 @@ describe("runToolBatch", () => {
     expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: "disk on fire" }] });
   });
 
+  test("a tool that resolves without result content yields an error result", async () => {
+    const tool: AgentTool = {
+      name: "empty",
+      description: "e",
+      parameters: Type.Object({}),
+      execute: async () => undefined as never,
+    };
+    mock().enqueue(toolCallReply({ name: "empty", arguments: {} }), textReply("ok"));
+    const agent = mockAgent(mock(), { tools: [tool] });
+    await agent.prompt(user("go"));
+    const result = agent.messages.find((m): m is ToolResultMessage => m.role === "toolResult")!;
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: 'Tool "empty" returned no result content.' }],
+    });
+    expect(mock().requests).toHaveLength(2);
+  });
+
   test("a beforeToolCall hook that throws blocks the call instead of crashing the run", async () => {
     const t = gatedTool();
     mock().enqueue(calls({ key: "a" }), textReply("ok"));

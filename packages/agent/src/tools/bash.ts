@@ -23,6 +23,8 @@ export interface BashDetails {
   truncation?: Truncation;
   /** Where the complete output was saved when the model saw only its tail. */
   fullOutputPath?: string;
+  /** The command exited while a background process still held its output (no longer captured). */
+  outputDetached?: boolean;
 }
 
 // Partial results are for humans watching; a few per second is plenty.
@@ -39,8 +41,8 @@ export function createBashTool(env: ToolEnv): AgentTool<typeof BashParams, BashD
     async execute(args, ctx) {
       const collector = new OutputCollector(env.ops);
       let lastUpdate = 0;
-      const onChunk = (chunk: Uint8Array) => {
-        collector.push(chunk);
+      const onChunk = (chunk: Uint8Array, stream: "stdout" | "stderr") => {
+        collector.push(chunk, stream);
         const now = Date.now();
         if (now - lastUpdate >= UPDATE_INTERVAL_MS) {
           lastUpdate = now;
@@ -54,8 +56,8 @@ export function createBashTool(env: ToolEnv): AgentTool<typeof BashParams, BashD
         cwd: env.cwd,
         signal: ctx.signal,
         ...(args.timeout !== undefined ? { timeoutMs: Math.round(args.timeout * 1000) } : {}),
-        onStdout: onChunk,
-        onStderr: onChunk,
+        onStdout: (chunk) => onChunk(chunk, "stdout"),
+        onStderr: (chunk) => onChunk(chunk, "stderr"),
       });
       const { truncation, fullOutputPath } = await collector.finish();
 
@@ -80,6 +82,9 @@ export function createBashTool(env: ToolEnv): AgentTool<typeof BashParams, BashD
             : `Command exited with code ${result.exitCode}.`;
       }
       if (failure) output += `\n\n${failure}`;
+      else if (result.outputDetached) {
+        output += `\n\n[A background process still holds the output; its later output is not captured. Redirect it to a file to keep it.]`;
+      }
       return {
         content: text(output),
         details: {
@@ -88,6 +93,7 @@ export function createBashTool(env: ToolEnv): AgentTool<typeof BashParams, BashD
           aborted: result.aborted,
           ...(truncation.truncated ? { truncation } : {}),
           ...(fullOutputPath ? { fullOutputPath } : {}),
+          ...(result.outputDetached ? { outputDetached: true } : {}),
         },
         isError: failure !== undefined,
       };

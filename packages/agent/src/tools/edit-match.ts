@@ -81,12 +81,16 @@ interface Range {
   index: number;
 }
 
-function locate(view: View, needle: string, at: number): { start: number; end: number } {
+function locate(source: string, view: View, needle: string, at: number): { start: number; end: number } {
   const end = at + needle.length;
   const start = view.map[at]!;
   // A match that ends a line also takes that line's ignored trailing whitespace.
   const atLineEnd = end === view.text.length || view.text.charCodeAt(end) === 10;
-  return { start, end: atLineEnd ? view.map[end]! : view.map[end - 1]! + 1 };
+  if (atLineEnd) return { start, end: view.map[end]! };
+  const last = view.map[end - 1]!;
+  // A matched line break that stands for CRLF covers both characters, or the "\n" would be left behind.
+  const lastIsCrlf = view.text.charCodeAt(end - 1) === 10 && source.charCodeAt(last) === 13;
+  return { start, end: last + (lastIsCrlf ? 2 : 1) };
 }
 
 /** The line ending most lines of `source` use. */
@@ -130,7 +134,7 @@ export function applyEdits(source: string, edits: readonly TextEdit[], displayPa
         index,
       );
     }
-    ranges.push({ ...locate(view, used, hits[0]!), index });
+    ranges.push({ ...locate(source, view, used, hits[0]!), index });
   }
 
   const sorted = [...ranges].sort((a, b) => a.start - b.start);

@@ -4,6 +4,7 @@ import type { AgentTool, FileChange } from "../types.ts";
 import { applyEdits } from "./edit-match.ts";
 import { fileChange, firstChangedLine, unifiedDiff } from "./file-diff.ts";
 import { resolveToolPath } from "./paths.ts";
+import { decodeTextFile } from "./text-decode.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 
 /** Arguments of `edit`. */
@@ -45,8 +46,13 @@ export function createEditTool(env: ToolEnv): AgentTool<typeof EditParams, EditD
       const info = await env.ops.stat(path);
       if (!info) throw new Error(`File not found: ${args.path}. Use write to create a new file.`);
       if (!info.isFile) throw new Error(`${args.path} is not a regular file.`);
-      // ignoreBOM keeps the mark in the string (the default decoder silently eats it) so it can be written back.
-      const raw = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await env.ops.readFile(path));
+      // The mark stays in the string (the default decoder silently eats it) so it can be written back.
+      const raw = decodeTextFile(await env.ops.readFile(path));
+      if (raw === undefined) {
+        throw new Error(
+          `${args.path} is binary or not UTF-8 text; edit only changes UTF-8 text files. Use bash for other files.`,
+        );
+      }
       const bom = raw.startsWith(BOM) ? BOM : "";
       const before = raw.slice(bom.length);
       const after = applyEdits(before, args.edits, args.path);

@@ -69,6 +69,8 @@ export function createGrepTool(env: ToolEnv): AgentTool<typeof GrepParams, GrepD
         cwd: env.cwd,
         limit,
         signal: ctx.signal,
+        // +2 for the "./" prefix removed below.
+        maxLineChars: MAX_LINE_CHARS + 2,
       });
       // rg exits 1 for "no matches" and 2 for errors (bad regex, unreadable files).
       if (out.lines.length === 0) {

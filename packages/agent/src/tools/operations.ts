@@ -42,6 +42,11 @@ export interface SpawnResult {
   signal: string | null;
   timedOut: boolean;
   aborted: boolean;
+  /**
+   * True when the process exited but something it started (a background job) still held
+   * its output open; the call stopped waiting, and later output from it is not captured.
+   */
+  outputDetached?: boolean;
 }
 
 /** Everything the built-in tools need from the machine. */
@@ -121,6 +126,12 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Too
   };
 }
 
+// Pipes normally close with the process. When a background job inherited them, output
+// is still read while it keeps arriving (quiet periods of at most EXIT_OUTPUT_GRACE_MS),
+// for at most EXIT_OUTPUT_MAX_MS after the exit; then the call stops waiting.
+const EXIT_OUTPUT_GRACE_MS = 200;
+const EXIT_OUTPUT_MAX_MS = 2000;
+
 function spawnLocal(request: SpawnRequest, baseEnv: Record<string, string>): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     if (request.signal?.aborted) {
@@ -136,6 +147,9 @@ function spawnLocal(request: SpawnRequest, baseEnv: Record<string, string>): Pro
     });
     let timedOut = false;
     let aborted = false;
+    let settled = false;
+    let forward = true;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {
       aborted = true;
       killGroup(child.pid);
@@ -148,22 +162,64 @@ function spawnLocal(request: SpawnRequest, baseEnv: Record<string, string>): Pro
             killGroup(child.pid);
           }, request.timeoutMs)
         : undefined;
-    child.stdout.on("data", (chunk: Buffer) => request.onStdout?.(chunk));
-    child.stderr.on("data", (chunk: Buffer) => request.onStderr?.(chunk));
-    const finish = () => {
+    let chunksSinceCheck = 0;
+    child.stdout.on("data", (chunk: Buffer) => {
+      chunksSinceCheck++;
+      if (forward) request.onStdout?.(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      chunksSinceCheck++;
+      if (forward) request.onStderr?.(chunk);
+    });
+    const finish = (result: SpawnResult) => {
+      if (settled) return;
+      settled = true;
       if (timer) clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
       request.signal?.removeEventListener("abort", onAbort);
+      // Background children may outlive the leader; after a kill they belong to the call, so they go too.
+      if (timedOut || aborted) killGroup(child.pid);
+      resolve(result);
     };
     child.on("error", (error) => {
-      finish();
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
       reject(error);
     });
-    child.on("close", (exitCode, signal) => {
-      finish();
-      // Background children may outlive the leader; they belong to the call, so they go too.
-      if (timedOut || aborted) killGroup(child.pid);
-      resolve({ exitCode, signal, timedOut, aborted });
+    child.on("exit", (exitCode, signal) => {
+      // The command itself finished; its timeout no longer applies (nor kills a job it left running).
+      if (timer) clearTimeout(timer);
+      const exitedAt = Date.now();
+      const detach = () => {
+        // Keep draining (a writer to a closed pipe would die of SIGPIPE), but stop forwarding
+        // and stop holding this process open for it.
+        forward = false;
+        child.stdout.resume();
+        child.stderr.resume();
+        (child.stdout as { unref?: () => void }).unref?.();
+        (child.stderr as { unref?: () => void }).unref?.();
+        child.unref();
+        finish({ exitCode, signal, timedOut, aborted, outputDetached: true });
+      };
+      const arm = () => {
+        chunksSinceCheck = 0;
+        graceTimer = setTimeout(
+          // setImmediate lets pending pipe reads run first, in case this process was too busy
+          // to read while the timer ran; output still arriving re-arms the wait.
+          () =>
+            setImmediate(() => {
+              if (settled) return;
+              if (chunksSinceCheck > 0 && Date.now() - exitedAt < EXIT_OUTPUT_MAX_MS) arm();
+              else detach();
+            }),
+          EXIT_OUTPUT_GRACE_MS,
+        );
+      };
+      arm();
     });
+    child.on("close", (exitCode, signal) => finish({ exitCode, signal, timedOut, aborted }));
   });
 }
 

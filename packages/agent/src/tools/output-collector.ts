@@ -21,7 +21,9 @@ export interface CollectedOutput {
 /** Accumulates chunks in arrival order. */
 export class OutputCollector {
   readonly #ops: ToolOperations;
-  readonly #decoder = new TextDecoder();
+  // One decoder per stream: a character split across two stdout chunks must not be broken
+  // by a stderr chunk arriving in between.
+  readonly #decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
   #tail = "";
   #bytes = 0;
   #newlines = 0;
@@ -29,15 +31,19 @@ export class OutputCollector {
   #spoolPath: string | undefined;
   #spooling: Promise<void> = Promise.resolve();
   #spoolError: unknown;
+  // Text waiting for the spool; written in one append per round so a fast producer costs
+  // one file operation per write round, not one per chunk.
+  #unspooled: string[] = [];
+  #flushing = false;
 
   constructor(ops: ToolOperations) {
     this.#ops = ops;
   }
 
-  /** Adds one chunk of raw output. */
-  push(chunk: Uint8Array): void {
+  /** Adds one chunk of raw output from `stream` (stdout by default). */
+  push(chunk: Uint8Array, stream: "stdout" | "stderr" = "stdout"): void {
     this.#bytes += chunk.length;
-    const piece = this.#decoder.decode(chunk, { stream: true });
+    const piece = this.#decoders[stream].decode(chunk, { stream: true });
     this.#count(piece);
     if (this.#spoolPath === undefined && this.#bytes > MAX_BYTES) this.#startSpool(this.#tail + piece);
     else if (this.#spoolPath !== undefined) this.#append(piece);
@@ -53,7 +59,7 @@ export class OutputCollector {
 
   /** Finishes decoding, waits for the spool, and truncates. */
   async finish(): Promise<CollectedOutput> {
-    const rest = this.#decoder.decode();
+    const rest = this.#decoders.stdout.decode() + this.#decoders.stderr.decode();
     if (rest) {
       this.#count(rest);
       this.#tail += rest;
@@ -63,13 +69,14 @@ export class OutputCollector {
     // Cut by lines alone (short lines) means nothing was spooled yet, but the tail is whole.
     if (truncation.truncated && this.#spoolPath === undefined) this.#startSpool(this.#tail);
     await this.#spooling;
+    const totalLines = this.#newlines + (this.#last === "" || this.#last === "\n" ? 0 : 1);
+    const counted = { ...truncation, totalBytes: this.#bytes, totalLines };
     if (this.#spoolError !== undefined) {
       process.stderr.write(`[agent] bash output spool failed: ${String(this.#spoolError)}\n`);
-      return { truncation };
+      return { truncation: counted };
     }
-    const totalLines = this.#newlines + (this.#last === "" || this.#last === "\n" ? 0 : 1);
     return {
-      truncation: { ...truncation, totalBytes: this.#bytes, totalLines },
+      truncation: counted,
       ...(this.#spoolPath !== undefined ? { fullOutputPath: this.#spoolPath } : {}),
     };
   }
@@ -89,10 +96,26 @@ export class OutputCollector {
   }
 
   #append(piece: string): void {
+    if (this.#spoolError !== undefined) return;
+    this.#unspooled.push(piece);
+    if (this.#flushing) return;
+    this.#flushing = true;
     const path = this.#spoolPath!;
     this.#spooling = this.#spooling
-      .then(() => (this.#spoolError === undefined ? this.#ops.appendFile(path, piece) : undefined))
-      .catch((e) => this.#fail(e));
+      .then(async () => {
+        while (this.#unspooled.length > 0) {
+          const batch = this.#unspooled.join("");
+          this.#unspooled = [];
+          await this.#ops.appendFile(path, batch);
+        }
+        // Cleared right after the last emptiness check, so a later piece starts a new round.
+        this.#flushing = false;
+      })
+      .catch((e) => {
+        this.#unspooled = [];
+        this.#flushing = false;
+        this.#fail(e);
+      });
   }
 
   #fail(error: unknown): void {

@@ -28,6 +28,11 @@ function numbered(lines: readonly string[], firstLine: number): string {
   return lines.map((line, i) => `${String(firstLine + i).padStart(width)}\t${line}`).join("\n");
 }
 
+/** Quotes a path for the bash recipe in a hint, only when it needs it. */
+function shellQuote(value: string): string {
+  return /^[\w./~@+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Creates the `read` tool. */
 export function createReadTool(env: ToolEnv): AgentTool<typeof ReadParams, ReadDetails> {
   return {
@@ -41,6 +46,8 @@ export function createReadTool(env: ToolEnv): AgentTool<typeof ReadParams, ReadD
       const info = await env.ops.stat(path);
       if (!info) throw new Error(`File not found: ${args.path}`);
       if (info.isDirectory) throw new Error(`${args.path} is a directory; use ls to list it.`);
+      // A FIFO would block the read forever and a device (/dev/zero) never ends.
+      if (!info.isFile) throw new Error(`${args.path} is not a regular file.`);
       const bytes = await env.ops.readFile(path);
 
       const mimeType = detectImageMime(bytes);
@@ -79,7 +86,7 @@ export function createReadTool(env: ToolEnv): AgentTool<typeof ReadParams, ReadD
         const size = formatSize(new TextEncoder().encode(selected[0] ?? "").length);
         return {
           content: text(
-            `[Line ${first} is ${size}, over the ${formatSize(MAX_BYTES)} limit. Read part of it with bash: sed -n '${first}p' ${args.path} | head -c ${MAX_BYTES}]`,
+            `[Line ${first} is ${size}, over the ${formatSize(MAX_BYTES)} limit. Read part of it with bash: sed -n '${first}p' ${shellQuote(args.path)} | head -c ${MAX_BYTES}]`,
           ),
           details: { path, truncation },
         };

@@ -16,28 +16,44 @@ export interface ListingOutput {
 /** Spawns `file args` in `cwd`, collecting up to `limit` stdout lines. */
 export async function runListing(
   ops: ToolOperations,
-  request: { file: string; args: string[]; cwd: string; limit: number; signal: AbortSignal },
+  request: {
+    file: string;
+    args: string[];
+    cwd: string;
+    limit: number;
+    signal: AbortSignal;
+    /** Characters kept of each line; the rest of a longer line is skipped as it streams. */
+    maxLineChars?: number;
+  },
 ): Promise<ListingOutput> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
   request.signal.addEventListener("abort", onAbort, { once: true });
   const decoder = new TextDecoder();
   const errDecoder = new TextDecoder();
+  const maxLineChars = request.maxLineChars ?? Number.POSITIVE_INFINITY;
   const lines: string[] = [];
+  // The unfinished last line, capped at maxLineChars (+1 so a cut is still visible).
   let partial = "";
   let stderr = "";
   let hitLimit = false;
   const take = (textChunk: string) => {
-    partial += textChunk;
-    let newline = partial.indexOf("\n");
-    while (newline !== -1 && !hitLimit) {
-      const line = partial.slice(0, newline);
-      partial = partial.slice(newline + 1);
+    let from = 0;
+    while (!hitLimit) {
+      const newline = textChunk.indexOf("\n", from);
+      const piece = textChunk.slice(from, newline === -1 ? textChunk.length : newline);
+      // Each chunk is scanned once and a line keeps at most maxLineChars + 1, so a huge
+      // line (minified code) costs linear time and bounded memory.
+      if (partial.length <= maxLineChars) partial += piece.slice(0, maxLineChars + 1 - partial.length);
+      if (newline === -1) return;
+      from = newline + 1;
+      const line = partial;
+      partial = "";
+      if (line === "") continue;
       if (lines.length >= request.limit) {
         hitLimit = true;
         stop.abort();
-      } else if (line !== "") lines.push(line);
-      newline = partial.indexOf("\n");
+      } else lines.push(line);
     }
   };
   try {

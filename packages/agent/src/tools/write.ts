@@ -4,6 +4,7 @@ import Type, { type Static } from "typebox";
 import type { AgentTool, FileChange } from "../types.ts";
 import { fileChange, unifiedDiff } from "./file-diff.ts";
 import { resolveToolPath } from "./paths.ts";
+import { decodeTextFile } from "./text-decode.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 
 /** Arguments of `write`. */
@@ -35,12 +36,16 @@ export function createWriteTool(env: ToolEnv): AgentTool<typeof WriteParams, Wri
       const path = resolvePath(args.path);
       const info = await env.ops.stat(path);
       if (info?.isDirectory) throw new Error(`${args.path} is a directory.`);
-      const before = info ? new TextDecoder().decode(await env.ops.readFile(path)) : undefined;
+      // Reading the old content of a FIFO would block forever.
+      if (info && !info.isFile) throw new Error(`${args.path} is not a regular file.`);
+      const existed = info !== undefined;
+      // A binary file that is replaced gets no diff: its old text would be noise.
+      const before = existed ? decodeTextFile(await env.ops.readFile(path)) : undefined;
       if (ctx.signal.aborted) throw new Error("Aborted before writing.");
       await env.ops.mkdir(dirname(path));
       await env.ops.writeFile(path, args.content);
-      const diff = unifiedDiff(path, before, args.content);
-      const kind = before === undefined ? "add" : "modify";
+      const diff = existed && before === undefined ? undefined : unifiedDiff(path, before, args.content);
+      const kind = existed ? "modify" : "add";
       const bytes = new TextEncoder().encode(args.content).length;
       return {
         content: text(`${kind === "add" ? "Created" : "Wrote"} ${args.path} (${bytes} bytes).`),

@@ -6,7 +6,7 @@ import {
   createBashTool,
   createLocalOperations,
 } from "../../src/index.ts";
-import { waitUntilDead } from "../helpers/process.ts";
+import { isDead, waitUntilDead } from "../helpers/process.ts";
 import { runTool } from "../helpers/run-tool.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -95,6 +95,54 @@ describe("bash tool", () => {
     expect(details.truncation?.totalLines).toBe(300);
     expect(readFileSync(details.fullOutputPath!, "utf8").length).toBe(300 * 501);
     expect(result.text.includes(`${"0".repeat(497)}300\n\n[Output truncated: showing lines`)).toBe(true);
+  });
+
+  test("a command that leaves a background process holding its output returns once the command exits", async () => {
+    await using dir = tempDir();
+    const tool = createBashTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { command: "sleep 300 & echo $!" });
+    const pid = Number.parseInt(result.text, 10);
+    try {
+      expect(pid).toBeGreaterThan(0);
+      expect(result.isError).toBe(false);
+      expect((result.details as BashDetails).exitCode).toBe(0);
+      expect((result.details as BashDetails).outputDetached).toBe(true);
+      expect(result.text).toContain("A background process still holds the output");
+      // The background job was started on purpose; it keeps running.
+      expect(isDead(pid)).toBe(false);
+    } finally {
+      if (pid > 0) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  test("abort returns even when a process that left the process group still holds the output", async () => {
+    await using dir = tempDir();
+    const tool = createBashTool({ cwd: dir.path, ops: createLocalOperations() });
+    const controller = new AbortController();
+    let pid = 0;
+    try {
+      const result = await runTool(
+        tool,
+        // setsid puts the job in a session of its own, out of reach of the group kill.
+        { command: "setsid sh -c 'echo $$; exec sleep 300' & wait" },
+        {
+          signal: controller.signal,
+          onUpdate: (partial: AgentToolResult) => {
+            const first = partial.content[0];
+            if (first?.type === "text" && /^\d+\n/.test(first.text)) {
+              pid = Number.parseInt(first.text, 10);
+              controller.abort();
+            }
+          },
+        },
+      );
+      expect(pid).toBeGreaterThan(0);
+      expect(result.isError).toBe(true);
+      expect(result.text).toEndWith("Command aborted.");
+      expect((result.details as BashDetails).aborted).toBe(true);
+    } finally {
+      if (pid > 0) process.kill(pid, "SIGKILL");
+    }
   });
 
   test("no output says so", async () => {

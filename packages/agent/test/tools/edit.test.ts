@@ -88,6 +88,16 @@ describe("applyEdits", () => {
     expect(out).toBe("one\r\n2\r\n3\r\n4\r\n");
   });
 
+  test("an oldText that ends with a line break takes the whole CRLF, leaving no stray LF", () => {
+    expect(applyEdits("foo\r\nbar\r\n", [{ oldText: "foo\n", newText: "baz\n" }], "f")).toBe(
+      "baz\r\nbar\r\n",
+    );
+    // The same through the whitespace-tolerant pass.
+    expect(applyEdits("a\r\nfoo  \r\nbar\r\n", [{ oldText: "foo\n", newText: "" }], "f")).toBe(
+      "a\r\nbar\r\n",
+    );
+  });
+
   test("a CRLF oldText matches an LF file and the file stays LF", () => {
     expect(applyEdits("one\ntwo\n", [{ oldText: "one\r\ntwo", newText: "1\r\n2" }], "f")).toBe("1\n2\n");
   });
@@ -148,6 +158,38 @@ describe("edit tool", () => {
     expect(bytes.subarray(3).toString("utf8")).toBe("first\r\n2nd\r\n3rd\r\n");
     // The diff is meant for reading: LF only, no BOM.
     expect((result.details as { diff: string }).diff).not.toContain("\r");
+  });
+
+  test("a file that is not UTF-8 text, or is binary, is refused and left byte for byte", async () => {
+    await using dir = tempDir();
+    // "café" in Latin-1: a lossy decode would turn é into U+FFFD when writing back.
+    const latin1 = Uint8Array.from([...Buffer.from("caf"), 0xe9, 0x0a, ...Buffer.from("x = 1\n")]);
+    const binary = Uint8Array.from([...Buffer.from("x = 1\n"), 0, 1, 2]);
+    writeFileSync(dir.join("latin1.txt"), latin1);
+    writeFileSync(dir.join("blob.bin"), binary);
+    const tool = createEditTool({ cwd: dir.path, ops: createLocalOperations() });
+    for (const [name, bytes] of [
+      ["latin1.txt", latin1],
+      ["blob.bin", binary],
+    ] as const) {
+      const result = await runTool(tool, { path: name, edits: [{ oldText: "x = 1", newText: "x = 2" }] });
+      expect(result.isError).toBe(true);
+      expect(result.text).toBe(
+        `${name} is binary or not UTF-8 text; edit only changes UTF-8 text files. Use bash for other files.`,
+      );
+      expect([...readFileSync(dir.join(name))]).toEqual([...bytes]);
+    }
+  });
+
+  test("in a file with mixed line endings only the matched text changes", async () => {
+    await using dir = tempDir();
+    const file = dir.join("mixed.txt");
+    writeFileSync(file, "a\r\nb  \nc\r\nd\n");
+    const tool = createEditTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { path: "mixed.txt", edits: [{ oldText: "b\nc", newText: "B\nC" }] });
+    expect(result.isError).toBeFalsy();
+    // The two CRLF lines against two LF lines: a tie keeps LF for the inserted line break.
+    expect(readFileSync(file, "utf8")).toBe("a\r\nB\nC\r\nd\n");
   });
 
   test("a missing file is an error that points at write", async () => {

@@ -40,6 +40,26 @@ describe("grep tool", () => {
     expect((result.details as GrepDetails).limitReached).toBe(true);
   });
 
+  test("exactly limit matches are all shown without a stop marker", async () => {
+    await using dir = tempDir();
+    writeFileSync(dir.join("three.txt"), "hit\nhit\nhit\n");
+    const tool = createGrepTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { pattern: "hit", limit: 3 });
+    expect(result.text).toBe("three.txt:1:hit\nthree.txt:2:hit\nthree.txt:3:hit");
+    expect((result.details as GrepDetails).limitReached).toBe(false);
+  });
+
+  test("a match in a huge line is cut at 500 characters", async () => {
+    await using dir = tempDir();
+    writeFileSync(dir.join("min.js"), `${"a".repeat(5_000_000)}needle${"b".repeat(100)}\nshort needle\n`);
+    const tool = createGrepTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { pattern: "needle" });
+    const [long, short] = result.text.split("\n");
+    expect(long).toBe(`min.js:1:${"a".repeat(491)}… [line cut at 500 chars]`);
+    expect(short).toBe("min.js:2:short needle");
+    expect((result.details as GrepDetails).matches).toBe(2);
+  });
+
   test("no matches, a bad regex and a missing path are reported", async () => {
     await using dir = tempDir();
     writeFileSync(dir.join("f.txt"), "text\n");

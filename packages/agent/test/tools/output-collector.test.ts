@@ -18,6 +18,17 @@ describe("OutputCollector", () => {
     expect(fullOutputPath).toBeUndefined();
   });
 
+  test("a character split across stdout chunks survives a stderr chunk arriving in between", async () => {
+    await using dir = tempDir();
+    const collector = new OutputCollector(createLocalOperations({ tempDir: dir.path }));
+    const e = encode("é\n");
+    collector.push(e.subarray(0, 1), "stdout");
+    collector.push(encode("warn\n"), "stderr");
+    collector.push(e.subarray(1), "stdout");
+    const { truncation } = await collector.finish();
+    expect(truncation.content).toBe("warn\né\n");
+  });
+
   test("output past the byte limit is spooled in full and counted exactly", async () => {
     await using dir = tempDir();
     const collector = new OutputCollector(createLocalOperations({ tempDir: dir.path }));
@@ -34,9 +45,10 @@ describe("OutputCollector", () => {
   test("a spool that cannot be written still returns the truncated output", async () => {
     await using dir = tempDir();
     const collector = new OutputCollector(createLocalOperations({ tempDir: dir.join("missing-dir") }));
-    collector.push(encode("z\n".repeat(3000)));
+    for (let i = 0; i < 300; i++) collector.push(encode(`${"z".repeat(999)}\n`));
     const { truncation, fullOutputPath } = await collector.finish();
     expect(truncation.truncated).toBe(true);
     expect(fullOutputPath).toBeUndefined();
+    expect(truncation).toMatchObject({ totalLines: 300, totalBytes: 300_000 });
   });
 });

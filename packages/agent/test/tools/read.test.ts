@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
-import { createLocalOperations, createReadTool, MAX_BYTES } from "../../src/index.ts";
+import { createLocalOperations, createReadTool, createWriteTool, MAX_BYTES } from "../../src/index.ts";
 import { runTool } from "../helpers/run-tool.ts";
 import { tempDir } from "../helpers/temp-dir.ts";
 
@@ -54,7 +54,15 @@ describe("read tool", () => {
     const tool = createReadTool({ cwd: dir.path, ops: createLocalOperations() });
     const result = await runTool(tool, { path: "one.txt" });
     expect(result.text).toContain("[Line 1 is 58.6 KB, over the 50 KB limit.");
-    expect(result.text).toContain("sed -n '1p' one.txt");
+    expect(result.text).toContain("sed -n '1p' one.txt |");
+  });
+
+  test("the recipe for a long line quotes a path the shell would split", async () => {
+    await using dir = tempDir();
+    writeFileSync(dir.join("it's long.txt"), `short\n${"z".repeat(60_000)}\n`);
+    const tool = createReadTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { path: "it's long.txt", offset: 2 });
+    expect(result.text).toContain(`sed -n '2p' 'it'\\''s long.txt' | head -c ${MAX_BYTES}]`);
   });
 
   test("images are recognized by signature, not by name", async () => {
@@ -77,6 +85,16 @@ describe("read tool", () => {
     writeFileSync(dir.join("w.txt"), "\uFEFFx\r\ny\r\n");
     const tool = createReadTool({ cwd: dir.path, ops: createLocalOperations() });
     expect((await runTool(tool, { path: "w.txt" })).text).toBe("1\tx\n2\ty");
+  });
+
+  test("a FIFO is refused instead of blocking the read forever", async () => {
+    await using dir = tempDir();
+    const fifo = dir.join("pipe");
+    expect(Bun.spawnSync(["mkfifo", fifo]).exitCode).toBe(0);
+    const read = createReadTool({ cwd: dir.path, ops: createLocalOperations() });
+    const write = createWriteTool({ cwd: dir.path, ops: createLocalOperations() });
+    expect((await runTool(read, { path: "pipe" })).text).toBe("pipe is not a regular file.");
+    expect((await runTool(write, { path: "pipe", content: "x" })).text).toBe("pipe is not a regular file.");
   });
 
   test("missing files, folders, binaries and offsets past the end are clear errors", async () => {

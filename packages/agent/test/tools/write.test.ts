@@ -34,6 +34,19 @@ describe("write tool", () => {
     ]);
   });
 
+  test("replacing a binary file reports a modify without a diff", async () => {
+    await using dir = tempDir();
+    const file = dir.join("blob.bin");
+    writeFileSync(file, Uint8Array.from([0x89, 0, 0xff, 0xfe, 0]));
+    const tool = createWriteTool({ cwd: dir.path, ops: createLocalOperations() });
+    const result = await runTool(tool, { path: "blob.bin", content: "text now\n" });
+    expect(result.isError).toBeFalsy();
+    expect(readFileSync(file, "utf8")).toBe("text now\n");
+    expect((result.details as { fileChanges: FileChange[] }).fileChanges).toEqual([
+      { path: file, kind: "modify" },
+    ]);
+  });
+
   test("writing onto a folder fails", async () => {
     await using dir = tempDir();
     const tool = createWriteTool({ cwd: dir.path, ops: createLocalOperations() });
