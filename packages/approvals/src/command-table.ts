@@ -57,8 +57,14 @@ const GIT: CommandSpec = {
   ]),
 };
 
-// Package-manager settings that swap the shell or Node flags used to run the script.
+// Package-manager settings that swap the shell or Node flags used to run the script, or
+// point it at another folder's package.json (`--prefix`/`-C`, `--dir`, `--cwd`) so the
+// granted name runs a different project's script.
 const SCRIPT_DENY = [
+  "--prefix",
+  "-C",
+  "--dir",
+  "--cwd",
   "--script-shell",
   "--shell",
   "--node-options",
@@ -80,13 +86,20 @@ const YARN = scriptRunner("test");
 const BUN: CommandSpec = {
   readOnly: false,
   subcommands: new Map([
-    ["test", sub(false, { denyOptions: ["--preload", "-r", "--require", "--define", "--eval", "-e"] })],
-    ["run", sub(false, { name: "any", denyOptions: ["--preload", "-r", "--require", "--eval", "-e"] })],
+    [
+      "test",
+      sub(false, { denyOptions: ["--preload", "-r", "--require", "--define", "--eval", "-e", "--cwd"] }),
+    ],
+    [
+      "run",
+      sub(false, { name: "any", denyOptions: ["--preload", "-r", "--require", "--eval", "-e", "--cwd"] }),
+    ],
   ]),
 };
 
-// --config and -Z can point cargo at other compilers, runners and linkers.
-const CARGO_DENY = ["--config", "-Z"];
+// --config and -Z can point cargo at other compilers, runners and linkers;
+// --manifest-path builds (and runs the build scripts of) another folder's crate.
+const CARGO_DENY = ["--config", "-Z", "--manifest-path"];
 const CARGO: CommandSpec = {
   readOnly: false,
   subcommands: new Map(
@@ -98,8 +111,9 @@ const CARGO: CommandSpec = {
 };
 
 // Go accepts one or two dashes; -exec and -toolexec run arbitrary programs, and
-// -ldflags can name an external linker (-extld).
+// -ldflags can name an external linker (-extld); -C runs in another folder's module.
 const GO_DENY = [
+  "-C",
   "-exec",
   "--exec",
   "-toolexec",
@@ -162,9 +176,11 @@ export const BASH_COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, C
     }),
   ],
   ["fd", plain(true, { denyOptions: ["--exec", "--exec-batch"], denyShortFlags: "xX" })],
-  ["tree", plain(true, { denyShortFlags: "o" })],
+  // -o writes the listing to a file; -R reruns tree in every directory with -o 00Tree.html.
+  ["tree", plain(true, { denyShortFlags: "oR" })],
   ["stat", plain(true)],
-  ["file", plain(true)],
+  // -C / --compile writes a compiled magic file (`<name>.mgc`) into the cwd.
+  ["file", plain(true, { denyOptions: ["--compile"], denyShortFlags: "C" })],
   ["du", plain(true)],
   ["df", plain(true)],
   ["diff", plain(true)],

@@ -1,4 +1,5 @@
 import { type SessionGrants, type ShellKind, withPrefixGrant, withToolGrant } from "./grants.ts";
+import { shellKindOf } from "./shell-tools.ts";
 
 /** The choices a client can be offered for one gated tool call. */
 export type ApprovalDecision =
@@ -121,7 +122,9 @@ export function applyDecision(
       return { outcome: "run", decision: "accept", grants };
     case "acceptForSession":
       // Shell tools are remembered only by prefix, never by name.
-      if (request.shellKind !== undefined) return unoffered(decision, grants);
+      if (request.shellKind !== undefined || shellKindOf(request.toolName) !== null) {
+        return unoffered(decision, grants);
+      }
       return {
         outcome: "run",
         decision: "acceptForSession",

@@ -9,19 +9,10 @@ import {
   type RestrictionVerdict,
 } from "./restrictions.ts";
 import { shellPrefix } from "./shell-prefix.ts";
-import { isOutsideWorkspace, type RealpathFn } from "./workspace-path.ts";
+import { SHELL_TOOLS, shellKindOf } from "./shell-tools.ts";
+import { isToolPathOutsideWorkspace, type RealpathFn } from "./workspace-path.ts";
 
-/** Tool names treated as shells, and their dialect. */
-export const SHELL_TOOLS: ReadonlyMap<string, ShellKind> = new Map<string, ShellKind>([
-  ["bash", "bash"],
-  ["powershell", "powershell"],
-  ["pwsh", "powershell"],
-]);
-
-/** The shell dialect of a tool, or null when it is not a shell. */
-export function shellKindOf(toolName: string): ShellKind | null {
-  return SHELL_TOOLS.get(toolName) ?? null;
-}
+export { SHELL_TOOLS, shellKindOf };
 
 /** Everything the gate needs to judge one tool call. */
 export interface ToolCallGateInput {
@@ -31,12 +22,20 @@ export interface ToolCallGateInput {
   /** The thread's working directory; edits resolving outside it are flagged. */
   readonly cwd: string;
   readonly grants: SessionGrants;
-  /** Overrides the shell dialect (an extension's shell tool); defaults from the tool name. */
+  /**
+   * The shell dialect of an extension's shell tool. Defaults from the tool name; a tool
+   * named like a shell (`bash`, `PowerShell`, ...) stays a shell whatever is passed here.
+   */
   readonly shellKind?: ShellKind | null;
   /** Plan mode, classifiers: run in order before the mode table; the first block wins. */
   readonly restrictions?: readonly PreGateRestriction[];
   /** Injected for tests; defaults to the real filesystem. */
   readonly realpath?: RealpathFn;
+  /**
+   * The home directory the edit tools expand a leading `~` to. Without it a `~` path
+   * cannot be placed, so it is treated as outside the workspace.
+   */
+  readonly homeDir?: string;
 }
 
 /** The gate's verdict on one tool call. */
@@ -50,7 +49,7 @@ export type GateResult =
  * then the mode table, the outside-workspace check for edits, and session grants.
  */
 export function gateToolCall(gate: ToolCallGateInput): GateResult {
-  const shellKind = gate.shellKind === undefined ? shellKindOf(gate.toolName) : gate.shellKind;
+  const shellKind = gate.shellKind ?? shellKindOf(gate.toolName);
   const call: GatedCall = {
     toolName: gate.toolName,
     input: gate.input,
@@ -70,7 +69,12 @@ export function gateToolCall(gate: ToolCallGateInput): GateResult {
 
   let workspaceReason: string | undefined;
   if (shellKind === null && toolClass(gate.toolName) === "edit") {
-    workspaceReason = outsideWorkspaceReason(gate.input, gate.cwd, gate.realpath ?? nodeRealpath);
+    workspaceReason = outsideWorkspaceReason(
+      gate.input,
+      gate.cwd,
+      gate.realpath ?? nodeRealpath,
+      gate.homeDir,
+    );
   }
 
   if (forcedReason === undefined && workspaceReason === undefined) {
@@ -117,9 +121,15 @@ function coveredByGrant(gate: ToolCallGateInput, shellKind: ShellKind | null): b
   return command !== null && findCoveringGrant(gate.grants, command, shellKind) !== undefined;
 }
 
-function outsideWorkspaceReason(input: unknown, cwd: string, realpath: RealpathFn): string | undefined {
+function outsideWorkspaceReason(
+  input: unknown,
+  cwd: string,
+  realpath: RealpathFn,
+  homeDir: string | undefined,
+): string | undefined {
   const path = typeof input === "object" && input !== null ? (input as { path?: unknown }).path : undefined;
-  if (typeof path !== "string" || path.length === 0) return "The target path could not be determined";
-  if (isOutsideWorkspace(path, cwd, realpath)) return `Writes outside the workspace: ${path}`;
+  if (typeof path !== "string" || path.trim().length === 0) return "The target path could not be determined";
+  if (isToolPathOutsideWorkspace(path, cwd, realpath, homeDir))
+    return `Writes outside the workspace: ${path}`;
   return undefined;
 }

@@ -57,4 +57,10 @@ export { analyzeShellCommand, shellPrefix } from "./shell-prefix.ts";
 export type { ShellWord } from "./shell-word.ts";
 export { MAX_ANALYSED_COMMAND_LENGTH, MAX_ANALYSED_WORDS } from "./shell-word.ts";
 export type { RealpathFn, ResolvedTarget } from "./workspace-path.ts";
-export { isOutsideWorkspace, isWithin, resolveTarget } from "./workspace-path.ts";
+export {
+  isOutsideWorkspace,
+  isToolPathOutsideWorkspace,
+  isWithin,
+  resolveTarget,
+  toolPathCandidates,
+} from "./workspace-path.ts";

@@ -84,3 +84,41 @@ export function isOutsideWorkspace(target: string, cwd: string, realpath: Realpa
   if (!workspace.certain || !resolved.certain) return true;
   return !isWithin(resolved.path, workspace.path);
 }
+
+/**
+ * The ways an edit tool may read a model-supplied path: as given, trimmed, and without
+ * a leading `@` (models add one; the built-in tools strip it), with a leading `~/`
+ * expanded to `homeDir`. Null when some reading cannot be placed (`~` without a home
+ * directory, `~user`, an empty path).
+ */
+export function toolPathCandidates(path: string, homeDir?: string): string[] | null {
+  const trimmed = path.trim();
+  const readings = [path, trimmed, trimmed.startsWith("@") ? trimmed.slice(1) : trimmed];
+  const candidates: string[] = [];
+  for (const reading of new Set(readings)) {
+    if (reading.length === 0) return null;
+    if (!reading.startsWith("~")) {
+      candidates.push(reading);
+      continue;
+    }
+    const rest = reading.slice(1);
+    if (homeDir === undefined || (rest !== "" && !/^[\\/]/.test(rest))) return null;
+    candidates.push(rest === "" ? homeDir : joinPath(homeDir, splitPath(rest)));
+  }
+  return candidates;
+}
+
+/**
+ * True when any reading of a tool's `path` (see `toolPathCandidates`) lands outside the
+ * workspace, or when one cannot be placed at all: fail closed.
+ */
+export function isToolPathOutsideWorkspace(
+  path: string,
+  cwd: string,
+  realpath: RealpathFn,
+  homeDir?: string,
+): boolean {
+  const candidates = toolPathCandidates(path, homeDir);
+  if (candidates === null) return true;
+  return candidates.some((candidate) => isOutsideWorkspace(candidate, cwd, realpath));
+}

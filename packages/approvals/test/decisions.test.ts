@@ -72,6 +72,18 @@ describe("applyDecision", () => {
     expect(result.grants.tools).toEqual([]);
   });
 
+  test("a request for a shell tool without shellKind still never grants the shell by name", () => {
+    for (const toolName of ["bash", "Bash", "powershell", "pwsh"]) {
+      const forged: ApprovalRequest = {
+        toolName,
+        decisions: ["accept", "acceptForSession", "decline", "cancel"],
+      };
+      const result = applyDecision(forged, { decision: "acceptForSession" }, emptyGrants());
+      expect(result).toMatchObject({ outcome: "decline", rejected: { code: "unoffered" } });
+      expect(result.grants.tools).toEqual([]);
+    }
+  });
+
   test("acceptPrefixForSession without a prefix on the request never grants", () => {
     const forged: ApprovalRequest = { ...bareShellRequest, decisions: ["accept", "acceptPrefixForSession"] };
     const result = applyDecision(forged, { decision: "acceptPrefixForSession" }, emptyGrants());

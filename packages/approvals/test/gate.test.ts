@@ -24,6 +24,8 @@ beforeAll(() => {
   mkdirSync(join(cwd, "src"), { recursive: true });
   mkdirSync(join(root, "outside"));
   symlinkSync(join(root, "outside"), join(cwd, "escape"));
+  symlinkSync(join(root, "outside", "not-yet"), join(cwd, "dangling-file"));
+  symlinkSync(join(root, "outside", "no-dir"), join(cwd, "dangling-dir"));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -111,6 +113,30 @@ describe("gateToolCall: requests", () => {
         }
       }
     }
+  });
+
+  test("shell tool names are matched case-insensitively and never offered acceptForSession", () => {
+    for (const tool of ["Bash", "BASH", "PowerShell", "PWSH"]) {
+      const result = gate("ask", tool, { command: "rm -rf /" });
+      expect(result.action === "ask" && result.request.decisions).toEqual(["accept", "decline", "cancel"]);
+      expect(result.action === "ask" && result.request.shellKind).toBe(shellKindOf(tool) ?? undefined);
+    }
+    expect(shellKindOf("PowerShell")).toBe("powershell");
+  });
+
+  test("a shellKind of null cannot turn bash into a tool that can be granted by name", () => {
+    const result = gateToolCall({
+      mode: "ask",
+      toolName: "bash",
+      input: { command: "rm -rf /" },
+      cwd,
+      grants: withToolGrant(emptyGrants(), "bash"),
+      shellKind: null,
+    });
+    expect(result).toEqual({
+      action: "ask",
+      request: { toolName: "bash", decisions: ["accept", "decline", "cancel"], shellKind: "bash" },
+    });
   });
 
   test("PowerShell tools use the PowerShell analyser", () => {
@@ -204,6 +230,36 @@ describe("gateToolCall: writes outside the workspace", () => {
 
   test("fullAccess writes anywhere without asking", () => {
     expect(gate("fullAccess", "write", { path: "/etc/x" })).toEqual({ action: "allow" });
+  });
+
+  test("the edit tools' own readings of a path (~, a leading @, padding) cannot slip outside", () => {
+    for (const path of ["~/.bashrc", "~", "@/etc/passwd", " /etc/passwd", "/etc/passwd\n", "@../outside/x"]) {
+      const result = gate("autoEdit", "write", { path });
+      expect(result.action).toBe("ask");
+      expect(result.action === "ask" && result.request.reason).toBe(`Writes outside the workspace: ${path}`);
+    }
+  });
+
+  test("with the home dir known, a ~ path is judged where it really lands", () => {
+    const withHome = (path: string) =>
+      gateToolCall({
+        mode: "autoEdit",
+        toolName: "write",
+        input: { path },
+        cwd,
+        grants: emptyGrants(),
+        homeDir: root,
+      });
+    expect(withHome("~/project/src/a.ts")).toEqual({ action: "allow" });
+    expect(withHome("~/outside/a.ts").action).toBe("ask");
+  });
+
+  test("a dangling symlink in the project, as the file or a folder on the way, asks", () => {
+    for (const path of ["dangling-file", "dangling-dir/x.txt", "src/../dangling-file"]) {
+      const result = gate("autoEdit", "write", { path });
+      expect(result.action).toBe("ask");
+      expect(result.action === "ask" && result.request.reason).toBe(`Writes outside the workspace: ${path}`);
+    }
   });
 
   test("an edit without a usable path asks with a reason in autoEdit", () => {

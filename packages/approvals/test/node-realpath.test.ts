@@ -28,3 +28,11 @@ describe("nodeRealpath", () => {
     expect(() => nodeRealpath(join(root, "loop"))).toThrow();
   });
 });
+
+describe("nodeRealpath and dangling symlinks", () => {
+  test("a dangling symlink throws instead of reading as missing: a write would land at its target", () => {
+    const dangling = join(root, "dangling");
+    symlinkSync(join(root, "nowhere", "deeper"), dangling);
+    expect(() => nodeRealpath(dangling)).toThrow("Dangling symbolic link");
+  });
+});

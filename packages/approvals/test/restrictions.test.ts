@@ -40,6 +40,13 @@ describe("planModeRestriction", () => {
     expect(plan(call("bash", {}, "bash"))?.action).toBe("block");
   });
 
+  test("read-only commands with a flag that writes files are blocked (tree -R, file -C)", () => {
+    expect(plan(call("bash", { command: "tree -L 2" }, "bash"))).toBeUndefined();
+    for (const command of ["tree -R", "tree -o out.txt", "file -C -m magic", "file --compile"]) {
+      expect(plan(call("bash", { command }, "bash"))?.action).toBe("block");
+    }
+  });
+
   test("blocks even in fullAccess when run through the gate", () => {
     const result = gateToolCall({
       mode: "fullAccess",

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { isOutsideWorkspace, isWithin, type RealpathFn, resolveTarget } from "@knightcode/approvals";
+import {
+  isOutsideWorkspace,
+  isToolPathOutsideWorkspace,
+  isWithin,
+  type RealpathFn,
+  resolveTarget,
+  toolPathCandidates,
+} from "@knightcode/approvals";
 
 /** A pure in-memory filesystem: existing paths and symlinks (absolute targets). */
 function fakeFs(dirs: string[], links: Record<string, string>): RealpathFn {
@@ -95,5 +102,40 @@ describe("isWithin", () => {
     expect(isWithin("/a/b", "/a/b")).toBe(true);
     expect(isWithin("/a/bc", "/a/b")).toBe(false);
     expect(isWithin("/a", "/a/b")).toBe(false);
+  });
+});
+
+describe("toolPathCandidates", () => {
+  test("reads a path as given, trimmed, and without a leading @, expanding ~ to the home dir", () => {
+    expect(toolPathCandidates("src/a.ts")).toEqual(["src/a.ts"]);
+    expect(toolPathCandidates(" @/etc/x ")).toEqual([" @/etc/x ", "@/etc/x", "/etc/x"]);
+    expect(toolPathCandidates("~/.bashrc", "/home/me")).toEqual(["/home/me/.bashrc"]);
+    expect(toolPathCandidates("~", "/home/me")).toEqual(["/home/me"]);
+  });
+
+  test("a path no reading can place is null: ~ without a home dir, ~user, blank", () => {
+    expect(toolPathCandidates("~/.bashrc")).toBeNull();
+    expect(toolPathCandidates("@~/.bashrc")).toBeNull();
+    expect(toolPathCandidates("~root/.bashrc", "/home/me")).toBeNull();
+    expect(toolPathCandidates("   ")).toBeNull();
+  });
+});
+
+describe("isToolPathOutsideWorkspace", () => {
+  const cwd = "/home/me/proj";
+  test("outside when any reading is outside", () => {
+    for (const path of ["@/etc/passwd", " /etc/passwd", "\t../a", "@../a", "~/.bashrc", "~"]) {
+      expect(isToolPathOutsideWorkspace(path, cwd, fs, "/home/me")).toBe(true);
+    }
+  });
+
+  test("inside when every reading is inside, including ~ paths into the workspace", () => {
+    for (const path of ["src/a.ts", "@src/a.ts", " src/a.ts", "~/proj/a.ts"]) {
+      expect(isToolPathOutsideWorkspace(path, cwd, fs, "/home/me")).toBe(false);
+    }
+  });
+
+  test("a ~ path is outside when the home dir is unknown", () => {
+    expect(isToolPathOutsideWorkspace("~/proj/a.ts", cwd, fs)).toBe(true);
   });
 });

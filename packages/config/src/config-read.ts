@@ -7,7 +7,7 @@ import { NO_VERSION } from "./json-file.ts";
 import { deepMerge, mergeOrigins, type SettingsScope } from "./merge.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
 import { readSettingsFile, type SettingsFileRead } from "./settings-file.ts";
-import { readTrustDecision, trustKey } from "./trust-store.ts";
+import { readTrustDecisionAt, trustKey } from "./trust-store.ts";
 import type { ConfigWarning } from "./warning.ts";
 
 /** Where to read from; without `cwd` only global settings are read. */
@@ -34,18 +34,15 @@ export interface ScopeReads {
   project: SettingsFileRead | null;
 }
 
-/** Reads the global file and, when `trusted`, the project file of `cwd`. */
-export async function readScopes(
-  agentDir: string,
-  cwd: string | undefined,
-  trusted: boolean,
-): Promise<ScopeReads> {
-  const globalRead = readSettingsFile(agentPaths(agentDir).settings);
-  const projectRead =
-    cwd !== undefined && trusted
-      ? trustKey(cwd).then((real) => readSettingsFile(projectPaths(real).settings))
-      : Promise.resolve(null);
-  const [global, project] = await Promise.all([globalRead, projectRead]);
+/**
+ * Reads the global file and, when given, the project file below `trustedProjectDir`: the
+ * `trustKey` the trust decision was made for, never a path resolved again afterwards.
+ */
+export async function readScopes(agentDir: string, trustedProjectDir: string | null): Promise<ScopeReads> {
+  const [global, project] = await Promise.all([
+    readSettingsFile(agentPaths(agentDir).settings),
+    trustedProjectDir === null ? null : readSettingsFile(projectPaths(trustedProjectDir).settings),
+  ]);
   return { global, project };
 }
 
@@ -67,6 +64,7 @@ export function composeConfig(reads: ScopeReads, withProject: boolean): ConfigRe
 /** `config/read`. Storage and lock failures (including a corrupt trust store) throw `internal`. */
 export async function readConfig(options: ReadConfigOptions): Promise<ConfigReadResult> {
   const { agentDir, cwd } = options;
-  const trusted = cwd !== undefined && (await readTrustDecision(agentDir, cwd)) === true;
-  return composeConfig(await readScopes(agentDir, cwd, trusted), cwd !== undefined);
+  const key = cwd === undefined ? null : await trustKey(cwd);
+  const trusted = key !== null && (await readTrustDecisionAt(agentDir, key)) === true;
+  return composeConfig(await readScopes(agentDir, trusted ? key : null), cwd !== undefined);
 }

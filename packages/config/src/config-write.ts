@@ -7,11 +7,17 @@
 import { deleteAtPath, findForbiddenKey, isPlainObject, parseDottedKey, setAtPath } from "./dotted-key.ts";
 import { configConflict, invalidParams, storageFailure } from "./errors.ts";
 import { withFileLock } from "./file-lock.ts";
-import { formatJson, parseJsonObject, readRawFile, writeFileAtomic } from "./json-file.ts";
+import {
+  describeParseLocation,
+  formatJson,
+  parseJsonObject,
+  readRawFile,
+  writeFileAtomic,
+} from "./json-file.ts";
 import type { SettingsScope } from "./merge.ts";
 import { migrateSettings } from "./migrations.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
-import { readTrustDecision, trustKey } from "./trust-store.ts";
+import { readTrustDecisionAt, trustKey } from "./trust-store.ts";
 import { enqueueFileWrite } from "./write-queue.ts";
 
 /** `config/write` params plus the agent dir. */
@@ -50,9 +56,10 @@ export async function writeConfig(options: WriteConfigOptions): Promise<ConfigWr
       if (file.raw !== null) {
         const parsed = parseJsonObject(file.raw);
         if (!parsed.ok) {
-          const { message, line, column } = parsed.failure;
-          const where = line !== undefined ? ` (line ${line}, column ${column})` : "";
-          throw storageFailure(`Refusing to overwrite unparseable ${path}${where}: ${message}`);
+          const where = describeParseLocation(parsed.failure);
+          throw storageFailure(
+            `Refusing to overwrite unparseable ${path}${where}: ${parsed.failure.message}`,
+          );
         }
         settings = parsed.value;
       }
@@ -76,10 +83,11 @@ async function settingsPathFor(options: WriteConfigOptions): Promise<string> {
   if (cwd === undefined || cwd === "") {
     throw invalidParams("missingCwd", "Project settings writes need a cwd");
   }
-  if ((await readTrustDecision(options.agentDir, cwd)) !== true) {
+  const key = await trustKey(cwd);
+  if ((await readTrustDecisionAt(options.agentDir, key)) !== true) {
     throw invalidParams("untrusted", `Project ${cwd} is not trusted; its settings cannot be written`);
   }
-  return projectPaths(await trustKey(cwd)).settings;
+  return projectPaths(key).settings;
 }
 
 function checkValue(value: unknown): void {

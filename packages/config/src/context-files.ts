@@ -2,11 +2,15 @@
  * Context files (AGENTS.md and friends) from the agent dir, then every directory from
  * the filesystem root down to the working directory. Each directory contributes at most
  * one file; `AGENTS.override.md` wins only within its own directory. No trust needed:
- * these are instructions, not code or settings.
+ * these are instructions, not code or settings. Because no one has vetted the project,
+ * a context file there that is a symlink must resolve inside its own directory
+ * (`CLAUDE.md -> AGENTS.md` is fine; `AGENTS.md -> ~/.ssh/id_rsa` would send a secret to
+ * the model), and only regular files are read (a FIFO or /dev/zero must not hang us).
  */
-import { readFile, realpath } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isErrnoCode } from "./errors.ts";
+import { readRegularFile } from "./json-file.ts";
 import type { ConfigWarning } from "./warning.ts";
 
 /** Candidate names in precedence order within one directory. */
@@ -45,7 +49,7 @@ export async function loadContextFiles(
   for (const [dir, scope] of dirs) {
     if (seen.has(dir)) continue;
     seen.add(dir);
-    const file = await firstContextFile(dir, warnings);
+    const file = await firstContextFile(dir, scope === "project", warnings);
     if (file !== null) files.push({ ...file, scope });
   }
   return { files, warnings };
@@ -74,12 +78,22 @@ async function realpathOr(path: string): Promise<string> {
 
 async function firstContextFile(
   dir: string,
+  confined: boolean,
   warnings: ConfigWarning[],
 ): Promise<{ path: string; content: string } | null> {
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
     try {
-      return { path, content: await readFile(path, "utf8") };
+      if (confined && !isInside(await realpath(path), dir)) {
+        warnings.push({
+          source: "server",
+          path,
+          message: `Not loading context file ${path}: it links outside ${dir}`,
+        });
+        continue;
+      }
+      const content = await readRegularFile(path);
+      if (content !== null) return { path, content };
     } catch (error) {
       if (isErrnoCode(error, "ENOENT", "ENOTDIR", "EISDIR")) continue;
       const detail = error instanceof Error ? error.message : String(error);
@@ -87,4 +101,9 @@ async function firstContextFile(
     }
   }
   return null;
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

@@ -4,11 +4,19 @@
  * hold secrets, so every write creates or rewrites them with mode 0600, through the
  * per-file queue and lock. Reading auth.json for the model registry is the ai package's.
  */
-import { FORBIDDEN_SEGMENTS } from "./dotted-key.ts";
+import { FORBIDDEN_SEGMENTS, findForbiddenKey } from "./dotted-key.ts";
 import { invalidParams, storageFailure } from "./errors.ts";
 import { withFileLock } from "./file-lock.ts";
-import { formatJson, parseJsonObject, readRawFile, writeFileAtomic } from "./json-file.ts";
+import {
+  describeParseLocation,
+  formatJson,
+  parseFailureWarning,
+  parseJsonObject,
+  readRawFile,
+  writeFileAtomic,
+} from "./json-file.ts";
 import { agentPaths } from "./paths.ts";
+import { scrubWithWarnings } from "./settings-file.ts";
 import type { ConfigWarning } from "./warning.ts";
 import { enqueueFileWrite } from "./write-queue.ts";
 
@@ -29,13 +37,14 @@ export async function setAuthCredential(
   if (provider === "" || FORBIDDEN_SEGMENTS.has(provider)) {
     throw invalidParams("malformedKey", `Invalid provider name "${provider}"`);
   }
+  refuseForbiddenKeys(credential);
   await updateSecretFile(agentPaths(agentDir).auth, (data) => {
     if (credential === null) delete data[provider];
     else data[provider] = credential;
   });
 }
 
-/** Reads `tools.json` as a settings object; a malformed file becomes a warning. */
+/** Reads `tools.json` as a settings object; a malformed file or a prototype-chain key becomes a warning. */
 export async function readToolsFile(
   agentDir: string,
 ): Promise<{ tools: Record<string, unknown>; warnings: ConfigWarning[] }> {
@@ -43,8 +52,9 @@ export async function readToolsFile(
   const file = await readRawFile(path);
   if (file.raw === null) return { tools: {}, warnings: [] };
   const parsed = parseJsonObject(file.raw);
-  if (!parsed.ok) return { tools: {}, warnings: [parseWarning(path, parsed.failure)] };
-  return { tools: parsed.value, warnings: [] };
+  if (!parsed.ok) return { tools: {}, warnings: [parseFailureWarning(path, parsed.failure)] };
+  const warnings = scrubWithWarnings(path, parsed.value);
+  return { tools: parsed.value, warnings };
 }
 
 /** Replaces one top-level section of `tools.json` (null removes it); the file stays mode 0600. */
@@ -52,6 +62,7 @@ export async function setToolsSection(agentDir: string, section: string, value: 
   if (section === "" || FORBIDDEN_SEGMENTS.has(section)) {
     throw invalidParams("malformedKey", `Invalid tools.json section "${section}"`);
   }
+  refuseForbiddenKeys(value);
   await updateSecretFile(agentPaths(agentDir).tools, (data) => {
     if (value === null) delete data[section];
     else data[section] = structuredClone(value);
@@ -66,8 +77,12 @@ async function updateSecretFile(path: string, edit: (data: Record<string, unknow
       let data: Record<string, unknown> = {};
       if (file.raw !== null) {
         const parsed = parseJsonObject(file.raw);
-        if (!parsed.ok)
-          throw storageFailure(`Refusing to overwrite unparseable ${path}: ${parsed.failure.message}`);
+        if (!parsed.ok) {
+          const where = describeParseLocation(parsed.failure);
+          throw storageFailure(
+            `Refusing to overwrite unparseable ${path}${where}: ${parsed.failure.message}`,
+          );
+        }
         data = parsed.value;
       }
       edit(data);
@@ -76,16 +91,9 @@ async function updateSecretFile(path: string, edit: (data: Record<string, unknow
   );
 }
 
-function parseWarning(
-  path: string,
-  failure: { message: string; line?: number; column?: number },
-): ConfigWarning {
-  const warning: ConfigWarning = {
-    source: "settings",
-    path,
-    message: `Cannot parse ${path}: ${failure.message}`,
-  };
-  if (failure.line !== undefined) warning.line = failure.line;
-  if (failure.column !== undefined) warning.column = failure.column;
-  return warning;
+function refuseForbiddenKeys(value: unknown): void {
+  const forbidden = findForbiddenKey(value);
+  if (forbidden !== null) {
+    throw invalidParams("prototypePollution", `value holds the forbidden key "${forbidden}"`);
+  }
 }

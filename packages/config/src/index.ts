@@ -59,5 +59,12 @@ export { buildSystemPrompt, resolveSystemPromptFiles } from "./system-prompt.ts"
 export type { LoadThreadConfigOptions, ThreadConfig } from "./thread-config.ts";
 export { loadThreadConfig } from "./thread-config.ts";
 export type { ProjectTrust } from "./trust-store.ts";
-export { readProjectTrust, readTrustDecision, setProjectTrust, trustKey } from "./trust-store.ts";
+export {
+  readProjectTrust,
+  readProjectTrustAt,
+  readTrustDecision,
+  readTrustDecisionAt,
+  setProjectTrust,
+  trustKey,
+} from "./trust-store.ts";
 export type { ConfigWarning } from "./warning.ts";

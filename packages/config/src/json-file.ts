@@ -4,10 +4,12 @@
  * (temp file + rename) so readers that take no lock never see a torn file.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { chmod, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { chmod, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
 import { isErrnoCode, storageFailure } from "./errors.ts";
+import type { ConfigWarning } from "./warning.ts";
 
 /** Version reported for a file that is absent or was not read. */
 export const NO_VERSION = "none";
@@ -26,12 +28,41 @@ export function contentVersion(raw: string): string {
 
 /** Reads a file once; absent -> `raw: null, version: "none"`; other failures throw `internal`. */
 export async function readRawFile(path: string): Promise<RawFile> {
+  let raw: string | null;
   try {
-    const raw = await readFile(path, "utf8");
-    return { path, raw, version: contentVersion(raw) };
+    raw = await readRegularFile(path);
   } catch (error) {
-    if (isErrnoCode(error, "ENOENT")) return { path, raw: null, version: NO_VERSION };
     throw storageFailure(`Cannot read ${path}`, error);
+  }
+  return raw === null
+    ? { path, raw: null, version: NO_VERSION }
+    : { path, raw, version: contentVersion(raw) };
+}
+
+/**
+ * Reads a regular file as UTF-8, or null when it does not exist. Anything else (a FIFO,
+ * a device such as /dev/zero, a directory) throws at once with `code` `EISDIR` or
+ * `ENOTREGULAR`, never blocking: project folders are read before anyone trusts them, and
+ * a FIFO or an endless device there must not hang or exhaust the server. The check is
+ * made on the opened descriptor, so the file cannot be swapped between check and read.
+ */
+export async function readRegularFile(path: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    if (isErrnoCode(error, "ENOENT")) return null;
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      const code = info.isDirectory() ? "EISDIR" : "ENOTREGULAR";
+      throw Object.assign(new Error(`${path} is not a regular file`), { code });
+    }
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
   }
 }
 
@@ -64,6 +95,23 @@ export function parseJsonObject(raw: string): JsonObjectParse {
     return { ok: false, failure: { message: "Expected a JSON object at the top level" } };
   }
   return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** A parse failure as a `source: "settings"` warning carrying the path and, when known, line and column. */
+export function parseFailureWarning(path: string, failure: JsonParseFailure): ConfigWarning {
+  const warning: ConfigWarning = {
+    source: "settings",
+    path,
+    message: `Cannot parse ${path}: ${failure.message}`,
+  };
+  if (failure.line !== undefined) warning.line = failure.line;
+  if (failure.column !== undefined) warning.column = failure.column;
+  return warning;
+}
+
+/** ` (line L, column C)` for an error message, or nothing when the position is unknown. */
+export function describeParseLocation(failure: JsonParseFailure): string {
+  return failure.line !== undefined ? ` (line ${failure.line}, column ${failure.column})` : "";
 }
 
 function locateParseFailure(raw: string, text: string, shift: number, error: unknown): JsonParseFailure {

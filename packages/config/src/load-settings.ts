@@ -2,9 +2,11 @@
  * Effective settings for a thread: the merged settings, the trust state and every
  * warning a thread start should surface (malformed settings, undecided trust).
  */
+
+import { resolve } from "node:path";
 import { composeConfig, readScopes } from "./config-read.ts";
 import type { SettingsScope } from "./merge.ts";
-import { type ProjectTrust, readProjectTrust } from "./trust-store.ts";
+import { type ProjectTrust, readProjectTrustAt, trustKey } from "./trust-store.ts";
 import type { ConfigWarning } from "./warning.ts";
 
 /** What `loadSettings` reads. */
@@ -24,6 +26,11 @@ export interface LoadedSettings {
   origins: Record<string, SettingsScope>;
   versions: { global: string; project?: string };
   trust: ProjectTrust;
+  /**
+   * The project's real path, as trust was decided for it. Every project-local file
+   * (SYSTEM.md, resources) must be read below this, not below the caller's cwd again.
+   */
+  projectDir: string;
   /** True when project-local resources may load. */
   trusted: boolean;
   warnings: ConfigWarning[];
@@ -37,8 +44,10 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const { agentDir, cwd } = options;
   const warnings: ConfigWarning[] = [];
   let trust: ProjectTrust;
+  let projectDir = resolve(cwd);
   try {
-    trust = await readProjectTrust(agentDir, cwd);
+    projectDir = await trustKey(cwd);
+    trust = await readProjectTrustAt(agentDir, projectDir);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     warnings.push({
@@ -55,7 +64,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     });
   }
   const trusted = trust.trusted === true;
-  const reads = await readScopes(agentDir, cwd, trusted);
+  const reads = await readScopes(agentDir, trusted ? projectDir : null);
   const composed = composeConfig(reads, true);
   warnings.push(...composed.errors);
   return {
@@ -65,6 +74,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     origins: composed.origins,
     versions: composed.versions,
     trust,
+    projectDir,
     trusted,
     warnings,
   };

@@ -3,11 +3,12 @@
  * extensions (modules), skills (`SKILL.md`), prompt templates (`*.md`) and themes
  * (`*.json`). Loading extension code is not done here; a refused item becomes a warning.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { isErrnoCode } from "./errors.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
-import { parseJsonObject } from "./json-file.ts";
+import { parseFailureWarning, parseJsonObject, readRegularFile } from "./json-file.ts";
+import { scrubWithWarnings } from "./settings-file.ts";
 import type { ConfigWarning } from "./warning.ts";
 
 /** Where a resource was found. */
@@ -55,11 +56,14 @@ const EXTENSION_FILE = /\.(ts|js|mjs|mts)$/;
 const INDEX_FILES = ["index.ts", "index.js", "index.mjs", "index.mts"];
 const MAX_SKILL_DEPTH = 4;
 
-/** Kind of a path: "file", "dir" or null when absent. */
-export async function pathKind(path: string): Promise<"file" | "dir" | null> {
+/**
+ * Kind of a path (symlinks followed): "file" (regular only), "dir", "other" (a FIFO,
+ * socket or device, never read: it could block or never end) or null when absent.
+ */
+export async function pathKind(path: string): Promise<"file" | "dir" | "other" | null> {
   try {
     const info = await stat(path);
-    return info.isDirectory() ? "dir" : "file";
+    return info.isDirectory() ? "dir" : info.isFile() ? "file" : "other";
   } catch (error) {
     if (isErrnoCode(error, "ENOENT", "ENOTDIR")) return null;
     throw error;
@@ -103,10 +107,20 @@ export async function extensionsIn(dir: string, origin: ResourceOrigin): Promise
   return { items, warnings: [] };
 }
 
+/** Reads a resource file; a FIFO, device or anything else irregular is refused, not read. */
+async function readResourceFile(path: string): Promise<string> {
+  const text = await readRegularFile(path);
+  if (text === null) throw new Error("no such file");
+  return text;
+}
+
+const NOT_REGULAR = "not a regular file or folder";
+
 /** An extension named by an explicit path (settings, package): a module file or a folder. */
 export async function extensionsAt(path: string, origin: ResourceOrigin): Promise<Found<ExtensionResource>> {
   const kind = await pathKind(path);
   if (kind === null) return { items: [], warnings: [failure("extension", path, "no such file or folder")] };
+  if (kind === "other") return { items: [], warnings: [failure("extension", path, NOT_REGULAR)] };
   if (kind === "file") {
     if (EXTENSION_FILE.test(path)) return { items: [{ path, origin }], warnings: [] };
     return { items: [], warnings: [failure("extension", path, "not a .ts, .js, .mjs or .mts module")] };
@@ -118,7 +132,7 @@ export async function extensionsAt(path: string, origin: ResourceOrigin): Promis
 
 async function skillFromFile(path: string, origin: ResourceOrigin): Promise<Found<SkillResource>> {
   try {
-    const { fields } = parseFrontmatter(await readFile(path, "utf8"));
+    const { fields } = parseFrontmatter(await readResourceFile(path));
     const name = typeof fields.name === "string" ? fields.name.trim() : "";
     const description = typeof fields.description === "string" ? fields.description.trim() : "";
     if (name === "") throw new Error("frontmatter has no name");
@@ -154,13 +168,14 @@ export async function skillsIn(
 export async function skillsAt(path: string, origin: ResourceOrigin): Promise<Found<SkillResource>> {
   const kind = await pathKind(path);
   if (kind === null) return { items: [], warnings: [failure("settings", path, "no such file or folder")] };
+  if (kind === "other") return { items: [], warnings: [failure("settings", path, NOT_REGULAR)] };
   if (kind === "file") return skillFromFile(path, origin);
   return skillsIn(path, origin);
 }
 
 async function promptFromFile(path: string, origin: ResourceOrigin): Promise<Found<PromptTemplateResource>> {
   try {
-    const { fields, body } = parseFrontmatter(await readFile(path, "utf8"));
+    const { fields, body } = parseFrontmatter(await readResourceFile(path));
     const name = basename(path, extname(path));
     let description = typeof fields.description === "string" ? fields.description.trim() : "";
     if (description === "") {
@@ -184,6 +199,8 @@ export async function promptsAt(
   if (kind === null) {
     return { items: [], warnings: explicit ? [failure("settings", path, "no such file or folder")] : [] };
   }
+  if (kind === "other")
+    return { items: [], warnings: explicit ? [failure("settings", path, NOT_REGULAR)] : [] };
   if (kind === "file") return promptFromFile(path, origin);
   const found: Found<PromptTemplateResource> = { items: [], warnings: [] };
   for (const name of await listDir(path)) {
@@ -198,18 +215,13 @@ export async function promptsAt(
 
 async function themeFromFile(path: string, origin: ResourceOrigin): Promise<Found<ThemeResource>> {
   try {
-    const parsed = parseJsonObject(await readFile(path, "utf8"));
-    if (!parsed.ok) {
-      const { message, line, column } = parsed.failure;
-      const warning = failure("settings", path, message);
-      if (line !== undefined) warning.line = line;
-      if (column !== undefined) warning.column = column;
-      return { items: [], warnings: [warning] };
-    }
+    const parsed = parseJsonObject(await readResourceFile(path));
+    if (!parsed.ok) return { items: [], warnings: [parseFailureWarning(path, parsed.failure)] };
+    const warnings = scrubWithWarnings(path, parsed.value);
     const declared = parsed.value.name;
     const name =
       typeof declared === "string" && declared.trim() !== "" ? declared.trim() : basename(path, ".json");
-    return { items: [{ name, path, theme: parsed.value, origin }], warnings: [] };
+    return { items: [{ name, path, theme: parsed.value, origin }], warnings };
   } catch (error) {
     return { items: [], warnings: [failure("settings", path, error)] };
   }
@@ -225,6 +237,8 @@ export async function themesAt(
   if (kind === null) {
     return { items: [], warnings: explicit ? [failure("settings", path, "no such file or folder")] : [] };
   }
+  if (kind === "other")
+    return { items: [], warnings: explicit ? [failure("settings", path, NOT_REGULAR)] : [] };
   if (kind === "file") return themeFromFile(path, origin);
   const found: Found<ThemeResource> = { items: [], warnings: [] };
   for (const name of await listDir(path)) {

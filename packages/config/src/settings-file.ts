@@ -2,7 +2,7 @@
  * One read of one settings file: version, migrated settings and the parse warning all
  * come from the same bytes.
  */
-import { parseJsonObject, readRawFile } from "./json-file.ts";
+import { parseFailureWarning, parseJsonObject, readRawFile } from "./json-file.ts";
 import { scrubForbiddenKeys } from "./merge.ts";
 import { migrateSettings } from "./migrations.ts";
 import type { ConfigWarning } from "./warning.ts";
@@ -28,19 +28,21 @@ export function interpretSettings(
   raw: string,
 ): { settings: Record<string, unknown> | null; warnings: ConfigWarning[] } {
   const parsed = parseJsonObject(raw);
-  if (!parsed.ok) {
-    const { message, line, column } = parsed.failure;
-    const warning: ConfigWarning = { source: "settings", message: `Cannot parse ${path}: ${message}`, path };
-    if (line !== undefined) warning.line = line;
-    if (column !== undefined) warning.column = column;
-    return { settings: null, warnings: [warning] };
-  }
+  if (!parsed.ok) return { settings: null, warnings: [parseFailureWarning(path, parsed.failure)] };
   const settings = parsed.value;
-  const warnings: ConfigWarning[] = scrubForbiddenKeys(settings).map((key) => ({
-    source: "settings",
-    message: `Ignoring forbidden settings key "${key}" in ${path}`,
-    path,
-  }));
+  const warnings = scrubWithWarnings(path, settings);
   migrateSettings(settings);
   return { settings, warnings };
+}
+
+/**
+ * Drops prototype-chain keys (`__proto__`, `constructor`, `prototype`) at any depth of a
+ * parsed JSON object, with one warning per key dropped.
+ */
+export function scrubWithWarnings(path: string, value: Record<string, unknown>): ConfigWarning[] {
+  return scrubForbiddenKeys(value).map((key) => ({
+    source: "settings",
+    message: `Ignoring forbidden key "${key}" in ${path}`,
+    path,
+  }));
 }

@@ -2,9 +2,9 @@
  * SYSTEM.md / APPEND_SYSTEM.md resolution and system prompt assembly. For each of the
  * two files the trusted project's copy replaces the agent dir's; they are never combined.
  */
-import { readFile } from "node:fs/promises";
 import type { ContextFile } from "./context-files.ts";
 import { isErrnoCode, storageFailure } from "./errors.ts";
+import { readRegularFile } from "./json-file.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
 
 /** A prompt file chosen for use. */
@@ -43,9 +43,10 @@ export async function resolveSystemPromptFiles(
 
 async function readOptional(path: string): Promise<PromptFile | null> {
   try {
-    return { path, content: await readFile(path, "utf8") };
+    const content = await readRegularFile(path);
+    return content === null ? null : { path, content };
   } catch (error) {
-    if (isErrnoCode(error, "ENOENT", "ENOTDIR")) return null;
+    if (isErrnoCode(error, "ENOTDIR")) return null;
     throw storageFailure(`Cannot read ${path}`, error);
   }
 }

@@ -29,12 +29,14 @@ export interface ThreadConfig {
 export async function loadThreadConfig(options: LoadThreadConfigOptions): Promise<ThreadConfig> {
   const { agentDir, cwd } = options;
   const settings = await loadSettings({ agentDir, cwd });
+  // Project-local files come from the directory trust was decided for.
+  const projectDir = settings.projectDir;
   const [context, systemPromptFiles, resources] = await Promise.all([
     loadContextFiles({ agentDir, cwd }),
-    resolveSystemPromptFiles({ agentDir, cwd, trusted: settings.trusted }),
+    resolveSystemPromptFiles({ agentDir, cwd: projectDir, trusted: settings.trusted }),
     discoverResources({
       agentDir,
-      cwd,
+      cwd: projectDir,
       trusted: settings.trusted,
       globalSettings: settings.globalSettings,
       projectSettings: settings.projectSettings,

@@ -7,7 +7,13 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { invalidParams, isErrnoCode, storageFailure } from "./errors.ts";
 import { withFileLock } from "./file-lock.ts";
-import { formatJson, parseJsonObject, readRawFile, writeFileAtomic } from "./json-file.ts";
+import {
+  describeParseLocation,
+  formatJson,
+  parseJsonObject,
+  readRawFile,
+  writeFileAtomic,
+} from "./json-file.ts";
 import { agentPaths } from "./paths.ts";
 import { projectHasLoadableResources } from "./resources.ts";
 import { enqueueFileWrite } from "./write-queue.ts";
@@ -35,8 +41,7 @@ async function readDecisions(agentDir: string): Promise<Record<string, unknown>>
   if (file.raw === null) return {};
   const parsed = parseJsonObject(file.raw);
   if (!parsed.ok) {
-    const where =
-      parsed.failure.line !== undefined ? ` at ${parsed.failure.line}:${parsed.failure.column}` : "";
+    const where = describeParseLocation(parsed.failure);
     throw storageFailure(`Trust store ${file.path} is corrupt${where}: ${parsed.failure.message}`);
   }
   return parsed.value;
@@ -44,21 +49,34 @@ async function readDecisions(agentDir: string): Promise<Record<string, unknown>>
 
 /** The recorded decision for a project (true, false, or null when undecided); a corrupt store throws `internal`. */
 export async function readTrustDecision(agentDir: string, cwd: string): Promise<boolean | null> {
+  return readTrustDecisionAt(agentDir, await trustKey(cwd));
+}
+
+/**
+ * The decision recorded under an already resolved `trustKey`. Callers that go on to read
+ * project files resolve the key once and read below it, so a symlink swapped between
+ * the trust check and the read cannot point the read at another project.
+ */
+export async function readTrustDecisionAt(agentDir: string, key: string): Promise<boolean | null> {
   const decisions = await readDecisions(agentDir);
-  const key = await trustKey(cwd);
   const value = Object.hasOwn(decisions, key) ? decisions[key] : undefined;
   return typeof value === "boolean" ? value : null;
 }
 
 /** `project/trust/read`: the decision and whether one is needed. */
 export async function readProjectTrust(agentDir: string, cwd: string): Promise<ProjectTrust> {
-  const trusted = await readTrustDecision(agentDir, cwd);
+  return readProjectTrustAt(agentDir, await trustKey(cwd));
+}
+
+/** `readProjectTrust` for an already resolved `trustKey`. */
+export async function readProjectTrustAt(agentDir: string, key: string): Promise<ProjectTrust> {
+  const trusted = await readTrustDecisionAt(agentDir, key);
   if (trusted !== null) return { trusted, needsTrust: false };
   let needsTrust: boolean;
   try {
-    needsTrust = await projectHasLoadableResources(await trustKey(cwd));
+    needsTrust = await projectHasLoadableResources(key);
   } catch (error) {
-    throw storageFailure(`Cannot inspect ${cwd}`, error);
+    throw storageFailure(`Cannot inspect ${key}`, error);
   }
   return { trusted: null, needsTrust };
 }

@@ -3,7 +3,7 @@ import { mkdir, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { tempAgentDir } from "@knightcode/testkit";
 import { loadContextFiles } from "../src/index.ts";
-import { put } from "./support/files.ts";
+import { fifo, put } from "./support/files.ts";
 
 describe("context files", () => {
   test("agent dir first, then the cwd's ancestors from the outermost in", async () => {
@@ -76,5 +76,60 @@ describe("context files", () => {
     const { files, warnings } = await loadContextFiles({ agentDir: dir.agentDir, cwd: dir.cwd });
     expect(files.map((f) => f.content)).toEqual(["fallback"]);
     expect(warnings).toEqual([]);
+  });
+});
+
+describe("context files an unvetted project cannot abuse", () => {
+  test("a project context file linking outside its directory is refused with a warning", async () => {
+    await using dir = await tempAgentDir();
+    const secret = await put(dir.root, "home/.ssh/id_rsa", "SECRET-KEY");
+    await symlink(secret, join(dir.cwd, "AGENTS.md"));
+    await put(dir.cwd, "CLAUDE.md", "plain claude");
+    const { files, warnings } = await loadContextFiles({ agentDir: dir.agentDir, cwd: dir.cwd });
+    expect(JSON.stringify(files)).not.toContain("SECRET-KEY");
+    // The refused link counts as absent, so the next name in the directory applies.
+    expect(files.map((f) => f.content)).toEqual(["plain claude"]);
+    expect(warnings).toEqual([
+      expect.objectContaining({ source: "server", path: join(dir.cwd, "AGENTS.md") }),
+    ]);
+    expect(warnings[0]?.message).toContain("links outside");
+  });
+
+  test("links into a device or up a level are refused too", async () => {
+    await using dir = await tempAgentDir();
+    const cwd = join(dir.root, "repo", "pkg");
+    await put(dir.root, "repo/shared.md", "shared");
+    await mkdir(cwd, { recursive: true });
+    await symlink("../shared.md", join(cwd, "AGENTS.md"));
+    await symlink("/dev/zero", join(cwd, "CLAUDE.md"));
+    const { files, warnings } = await loadContextFiles({ agentDir: dir.agentDir, cwd });
+    expect(files).toEqual([]);
+    expect(warnings.map((w) => w.path)).toEqual([join(cwd, "AGENTS.md"), join(cwd, "CLAUDE.md")]);
+  });
+
+  test("a link inside the same directory (CLAUDE.md -> AGENTS.md style) still loads", async () => {
+    await using dir = await tempAgentDir();
+    await put(dir.cwd, "docs/agents.md", "linked instructions");
+    await symlink("docs/agents.md", join(dir.cwd, "AGENTS.md"));
+    const { files, warnings } = await loadContextFiles({ agentDir: dir.agentDir, cwd: dir.cwd });
+    expect(warnings).toEqual([]);
+    expect(files.map((f) => f.content)).toEqual(["linked instructions"]);
+  });
+
+  test("the agent dir is the user's own: its context file may link anywhere", async () => {
+    await using dir = await tempAgentDir();
+    const shared = await put(dir.root, "dotfiles/AGENTS.md", "my global rules");
+    await symlink(shared, join(dir.agentDir, "AGENTS.md"));
+    const { files } = await loadContextFiles({ agentDir: dir.agentDir, cwd: dir.cwd });
+    expect(files.map((f) => [f.scope, f.content])).toEqual([["agent", "my global rules"]]);
+  });
+
+  test("a FIFO named like a context file is reported, not read (it would block forever)", async () => {
+    await using dir = await tempAgentDir();
+    const path = await fifo(dir.cwd, "AGENTS.md");
+    await put(dir.cwd, "CLAUDE.md", "after the fifo");
+    const { files, warnings } = await loadContextFiles({ agentDir: dir.agentDir, cwd: dir.cwd });
+    expect(files.map((f) => f.content)).toEqual(["after the fifo"]);
+    expect(warnings).toEqual([expect.objectContaining({ source: "server", path })]);
   });
 });

@@ -89,3 +89,30 @@ describe("tools.json", () => {
     expect(await readFile(path, "utf8")).toBe('{\n  "webSearch": }');
   });
 });
+
+describe("prototype-chain keys in secret files", () => {
+  test("a __proto__ key in tools.json is dropped with a warning and swaps no prototype", async () => {
+    await using dir = await tempAgentDir();
+    const path = await put(dir.agentDir, "tools.json", '{"__proto__": {"polluted": true}, "web": {"k": 1}}');
+    const { tools, warnings } = await readToolsFile(dir.agentDir);
+    expect(Object.keys(tools)).toEqual(["web"]);
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    expect(warnings).toEqual([expect.objectContaining({ source: "settings", path })]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test("values holding a forbidden key are refused before anything is written", async () => {
+    await using dir = await tempAgentDir();
+    const evil = JSON.parse('{"a": {"__proto__": {"polluted": true}}}');
+    expect(await rejection(setToolsSection(dir.agentDir, "web", evil))).toMatchObject({
+      code: "invalidParams",
+      data: { reason: "prototypePollution" },
+    });
+    const credential = JSON.parse('{"type": "oauth", "access": "t", "constructor": {"prototype": {}}}');
+    expect(await rejection(setAuthCredential(dir.agentDir, "anthropic", credential))).toMatchObject({
+      code: "invalidParams",
+      data: { reason: "prototypePollution" },
+    });
+    expect((await readToolsFile(dir.agentDir)).tools).toEqual({});
+  });
+});

@@ -8,9 +8,10 @@ import {
   lineColumnAt,
   parseJsonObject,
   readRawFile,
+  readRegularFile,
   writeFileAtomic,
 } from "../src/json-file.ts";
-import { put } from "./support/files.ts";
+import { fifo, put, rejection } from "./support/files.ts";
 
 describe("raw JSON files", () => {
   test("version is the SHA-256 of the raw bytes, 'none' when absent", async () => {
@@ -59,5 +60,24 @@ describe("raw JSON files", () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readFile(path, "utf8")).toBe("two");
     expect(await readdir(join(dir.root, "deep"))).toEqual(["f.json"]);
+  });
+});
+
+describe("readRegularFile", () => {
+  test("reads regular files, returns null when absent, and refuses FIFOs and devices without blocking", async () => {
+    await using dir = await tempAgentDir();
+    expect(await readRegularFile(await put(dir.root, "a.txt", "text"))).toBe("text");
+    expect(await readRegularFile(join(dir.root, "missing"))).toBeNull();
+    expect(await rejection(readRegularFile(await fifo(dir.root, "pipe")))).toMatchObject({
+      code: "ENOTREGULAR",
+    });
+    expect(await rejection(readRegularFile("/dev/zero"))).toMatchObject({ code: "ENOTREGULAR" });
+    expect(await rejection(readRegularFile(dir.root))).toMatchObject({ code: "EISDIR" });
+  });
+
+  test("a settings file that is a FIFO is an internal error, not a hang", async () => {
+    await using dir = await tempAgentDir();
+    const path = await fifo(dir.agentDir, "settings.json");
+    expect(await rejection(readRawFile(path))).toMatchObject({ code: "internal" });
   });
 });

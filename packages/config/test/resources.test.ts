@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tempAgentDir } from "@knightcode/testkit";
 import { discoverResources } from "../src/index.ts";
-import { put } from "./support/files.ts";
+import { fifo, put } from "./support/files.ts";
 
 const skill = (name: string, description = "does things") =>
   `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`;
@@ -124,5 +124,42 @@ describe("resource discovery", () => {
     });
     expect(found.extensions).toHaveLength(1);
     expect(found.warnings).toEqual([]);
+  });
+});
+
+describe("themes from disk", () => {
+  test("a __proto__ key in a theme file is dropped with a warning", async () => {
+    await using dir = await tempAgentDir();
+    const path = await put(dir.agentDir, "themes/t.json", '{"name": "t", "__proto__": {"polluted": true}}');
+    const found = await discoverResources({
+      agentDir: dir.agentDir,
+      trusted: false,
+      globalSettings: null,
+      projectSettings: null,
+    });
+    expect(found.themes.map((t) => t.theme)).toEqual([{ name: "t" }]);
+    expect(Object.getPrototypeOf(found.themes[0]!.theme)).toBe(Object.prototype);
+    expect(found.warnings).toEqual([expect.objectContaining({ source: "settings", path })]);
+  });
+});
+
+describe("irregular files", () => {
+  test("an explicit FIFO path is refused with a warning; FIFOs in folders are skipped unread", async () => {
+    await using dir = await tempAgentDir();
+    const pipe = await fifo(dir.root, "pipe.md");
+    await fifo(dir.agentDir, "prompts/hang.md");
+    await put(dir.agentDir, "prompts/ok.md", "Fine prompt");
+    const found = await discoverResources({
+      agentDir: dir.agentDir,
+      trusted: false,
+      globalSettings: { prompts: [pipe], extensions: [pipe] },
+      projectSettings: null,
+    });
+    expect(found.prompts.map((p) => p.name)).toEqual(["ok"]);
+    expect(found.extensions).toEqual([]);
+    expect(found.warnings.map((w) => [w.source, w.path])).toEqual([
+      ["extension", pipe],
+      ["settings", pipe],
+    ]);
   });
 });

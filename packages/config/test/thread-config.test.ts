@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cp } from "node:fs/promises";
+import { cp, realpath, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { tempAgentDir } from "@knightcode/testkit";
 import { buildSystemPrompt, loadThreadConfig, readConfig, setProjectTrust } from "../src/index.ts";
@@ -76,5 +76,23 @@ describe("an untrusted project fixture armed to fail loudly", () => {
     ]);
     const extension = all.resources.extensions[0]!.path;
     await expect(import(extension)).rejects.toThrow(MARKER);
+  });
+});
+
+describe("project files come from the directory trust was decided for", () => {
+  test("through a symlinked cwd, every project-local file is read below the real path", async () => {
+    await using dir = await tempAgentDir();
+    await put(dir.cwd, ".knightcode/SYSTEM.md", "Project prompt.");
+    await put(dir.cwd, ".knightcode/prompts/p.md", "A prompt");
+    await setProjectTrust(dir.agentDir, dir.cwd, true);
+    const alias = join(dir.root, "alias");
+    await symlink(dir.cwd, alias);
+    const thread = await loadThreadConfig({ agentDir: dir.agentDir, cwd: alias });
+    const real = await realpath(dir.cwd);
+    expect(thread.settings.projectDir).toBe(real);
+    expect(thread.systemPromptFiles.system?.path).toBe(join(real, ".knightcode", "SYSTEM.md"));
+    expect(thread.resources.prompts.map((p) => p.path)).toEqual([
+      join(real, ".knightcode", "prompts", "p.md"),
+    ]);
   });
 });

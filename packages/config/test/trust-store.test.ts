@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { readFile, stat, symlink } from "node:fs/promises";
+import { mkdir, readFile, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { tempAgentDir } from "@knightcode/testkit";
 import { readProjectTrust, setProjectTrust } from "../src/index.ts";
-import { put, rejection } from "./support/files.ts";
+import { fifo, put, rejection } from "./support/files.ts";
 
 describe("project trust store", () => {
   test("undecided without .knightcode content needs no trust", async () => {
@@ -91,5 +91,16 @@ describe("project trust store", () => {
     for (const [i, p] of projects.entries()) {
       expect((await readProjectTrust(dir.agentDir, p)).trusted).toBe(i % 2 === 0);
     }
+  });
+});
+
+describe("needsTrust on hostile project content", () => {
+  test("FIFOs and device links in .knightcode/ are skipped, never read, so trust/read returns", async () => {
+    await using dir = await tempAgentDir();
+    await fifo(dir.cwd, ".knightcode/prompts/hang.md");
+    await fifo(dir.cwd, ".knightcode/themes/hang.json");
+    await mkdir(join(dir.cwd, ".knightcode", "skills", "zero"), { recursive: true });
+    await symlink("/dev/zero", join(dir.cwd, ".knightcode", "skills", "zero", "SKILL.md"));
+    expect(await readProjectTrust(dir.agentDir, dir.cwd)).toEqual({ trusted: null, needsTrust: false });
   });
 });

@@ -21,3 +21,12 @@ export async function rejection(
   }
   throw new Error("expected the promise to reject");
 }
+
+/** Creates a FIFO at `root/relative` with the real `mkfifo`, creating folders. */
+export async function fifo(root: string, relative: string): Promise<string> {
+  const path = join(root, relative);
+  await mkdir(dirname(path), { recursive: true });
+  const made = Bun.spawnSync(["mkfifo", path]);
+  if (made.exitCode !== 0) throw new Error(`mkfifo failed: ${made.stderr.toString()}`);
+  return path;
+}
