@@ -1,15 +1,24 @@
 #!/usr/bin/env bun
 /** The `knightcode` binary. */
-const USAGE = `Usage:
-  knightcode app-server [-e <extension>]... [--session-dir <dir>]
-  knightcode demo
-  knightcode --help
-`;
+import { parseArgs, USAGE } from "./args.ts";
 
-const [command] = process.argv.slice(2);
-if (command === undefined || command === "--help" || command === "-h") {
-  process.stderr.write(USAGE);
-  process.exit(0);
+const command = parseArgs(process.argv.slice(2));
+switch (command.kind) {
+  case "help":
+    process.stderr.write(USAGE);
+    process.exit(0);
+    break;
+  case "error":
+    process.stderr.write(`knightcode: ${command.message}\n${USAGE}`);
+    process.exit(2);
+    break;
+  case "appServer": {
+    const { runAppServer } = await import("./app-server-command.ts");
+    await runAppServer(command);
+    break;
+  }
+  case "demo": {
+    const { runDemo } = await import("./demo.ts");
+    process.exit(await runDemo());
+  }
 }
-process.stderr.write(`knightcode: '${command}' is not available yet\n${USAGE}`);
-process.exit(command === "demo" ? 0 : 2);

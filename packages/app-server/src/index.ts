@@ -1,1 +1,53 @@
-export {};
+/** @knightcode/app-server: the JSON-lines app server, its transports and the in-process client. */
+export { type AccountSources, createAccountPort } from "./account-port.ts";
+export { createConfigPort } from "./config-port.ts";
+export { Connection, toAppServerError } from "./connection.ts";
+export {
+  createFileSearch,
+  type FileSearch,
+  FileSearchError,
+  type FileSearchOptions,
+  type FileSearchRequest,
+  type FileSearchResult,
+} from "./file-search.ts";
+export { type FuzzyMatch, fuzzyMatch, normalizeQuery, rankPaths } from "./fuzzy-match.ts";
+export {
+  createInProcessClient,
+  type InProcessClient,
+  type InProcessClientOptions,
+} from "./in-process-client.ts";
+export {
+  ENVELOPE_RESERVE_BYTES,
+  INLINE_LIMIT_BYTES,
+  LargeValues,
+  RESPONSE_LIMIT_BYTES,
+} from "./large-values.ts";
+export { createLazyThreadManager } from "./lazy-thread-manager.ts";
+export {
+  createPayloadSpool,
+  PAYLOAD_CHUNK_BYTES,
+  PAYLOAD_TTL_MS,
+  type PayloadChunk,
+  PayloadReadError,
+  type PayloadRefValue,
+  type PayloadSpool,
+  type PayloadSpoolOptions,
+} from "./payload-spool.ts";
+export type { AccountPort, ConfigPort } from "./ports.ts";
+export { HARD_EXIT_MS, type ServeStdioOptions, serveStdio } from "./serve-stdio.ts";
+export {
+  type AppServer,
+  type AppServerOptions,
+  type ConnectOptions,
+  createAppServer,
+  SHUTDOWN_ANSWER_MS,
+} from "./server.ts";
+export {
+  type ByteSink,
+  type ByteSource,
+  LineError,
+  MAX_PENDING_OUTPUT_BYTES,
+  OutputOverflowError,
+  StdioServerTransport,
+  type StdioServerTransportOptions,
+} from "./stdio-transport.ts";

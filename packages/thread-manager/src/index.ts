@@ -1,1 +1,45 @@
-export {};
+/** @knightcode/thread-manager: the runtime behind every thread and turn of the app server. */
+export type {
+  AppServerError,
+  Caller,
+  OutgoingRequest,
+  ServerRequestPort,
+  ThreadManagerApi,
+  ThreadManagerDiagnostics,
+  ThreadManagerEvent,
+} from "./api.ts";
+export { type Clock, type ClockTimer, ManualClock, systemClock } from "./clock.ts";
+export { createCompactionWiring, noCompaction } from "./compaction-wiring.ts";
+export {
+  callHook,
+  type ExtensionContext,
+  type ExtensionHooks,
+  type ExtensionHost,
+  type ExtensionHostFactory,
+  type InputHookResult,
+  noopExtensionHostFactory,
+} from "./extension-hooks.ts";
+export { fileChangesOf, validateFileChanges } from "./file-changes.ts";
+export {
+  contentText,
+  type DeclinedResultDetails,
+  isDeclinedResult,
+  type ProjectedTurn,
+  type ProjectionOptions,
+  projectHistory,
+  projectTurnGroup,
+  projectTurns,
+  turnSummary,
+} from "./history-projection.ts";
+export { MAX_IMAGE_BYTES, resolveImages, sniffImageType } from "./image-inputs.ts";
+export {
+  demoModelSource,
+  type ModelSource,
+  registryModelSource,
+  staticModelSource,
+  toProtocolModel,
+} from "./model-source.ts";
+export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
+export { IDLE_UNLOAD_MS } from "./thread-registry.ts";
+export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turn-error.ts";
+export type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";

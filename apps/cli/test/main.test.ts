@@ -1,0 +1,80 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import {
+  MOCK_MODEL_ID,
+  MOCK_PROVIDERS,
+  mockModelsJson,
+  startMockModelServer,
+  tempAgentDir,
+  textReply,
+  toolCallReply,
+} from "@knightcode/testkit";
+
+const MAIN = join(import.meta.dir, "..", "src", "main.ts");
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  const child = Bun.spawn([process.execPath, MAIN, ...args], {
+    env: { ...process.env, ...env, NO_COLOR: "1" },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+describe("knightcode binary", () => {
+  for (const args of [["--help"], ["-h"], ["app-server", "--help"], ["app-server", "-h"]]) {
+    test(`${args.join(" ")} prints usage on stderr and exits 0 without serving`, async () => {
+      const { stdout, stderr, code } = await run(args);
+      expect(code).toBe(0);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("knightcode app-server [-e <extension>]... [--session-dir <dir>]");
+    });
+  }
+
+  test("an unknown command exits 2 with usage", async () => {
+    const { stderr, code } = await run(["frobnicate"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("unknown command");
+  });
+
+  test("demo runs a scripted conversation on the offline model: a thread, a streamed reply, a tool call", async () => {
+    await using agent = await tempAgentDir();
+    const env: Record<string, string> = { ...agent.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
+    const { stdout, code } = await run(["demo"], env);
+    expect(code).toBe(0);
+    expect(stdout).toContain("ready in");
+    expect(stdout).toContain("model demo/demo");
+    expect(stdout).toContain("agent › This is the offline demo model");
+    expect(stdout).toContain("tool call ls");
+    expect(stdout).toContain("turn completed");
+    expect(stdout).toContain("the server shut down with exit code 0");
+  }, 60_000);
+
+  test("demo with a models.json uses that model, and accepts the approval its tool call needs", async () => {
+    await using mock = await startMockModelServer();
+    await using agent = await tempAgentDir({
+      models: mockModelsJson(mock),
+      settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
+    });
+    mock.enqueue(
+      textReply("I am the mock model.", 3),
+      toolCallReply({ name: "bash", arguments: { command: "echo from-the-demo" } }),
+      textReply("Listed and noted.", 2),
+    );
+    const { stdout, code } = await run(["demo"], { ...agent.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" });
+    expect(code).toBe(0);
+    expect(stdout).toContain(`model ${MOCK_PROVIDERS.completions}/${MOCK_MODEL_ID}`);
+    expect(stdout).toContain("agent › I am the mock model.");
+    expect(stdout).toContain("approval requested: bash");
+    expect(stdout).toContain("the script answers accept");
+    expect(stdout).toContain("✓ bash completed");
+    expect(stdout).toContain("agent › Listed and noted.");
+    expect(stdout).not.toContain("no approval was needed");
+  }, 60_000);
+});

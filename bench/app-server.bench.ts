@@ -1,0 +1,98 @@
+/**
+ * `knightcode app-server` as users run it: a child process over pipes, the testkit mock
+ * as the model. Measures spawn to `initialize` result, `thread/start`, turns of 50, 500
+ * and 20,000 deltas (`turn/start` to `turn/completed`, warm process), the server's RSS
+ * after those turns, and RSS with 100 loaded idle threads. Prints a table and a summary.
+ */
+import { join } from "node:path";
+import { Bench } from "tinybench";
+import { AppServerClient, StreamTransport } from "../packages/app-server-protocol/src/index.ts";
+import {
+  MOCK_MODEL_ID,
+  MOCK_PROVIDERS,
+  mockModelsJson,
+  startMockModelServer,
+  tempAgentDir,
+} from "../packages/testkit/src/index.ts";
+
+const MAIN = join(import.meta.dir, "..", "apps", "cli", "src", "main.ts");
+const MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };
+const mock = await startMockModelServer();
+const agent = await tempAgentDir({ models: mockModelsJson(mock) });
+
+interface Server {
+  client: AppServerClient;
+  child: Bun.Subprocess<"pipe", "pipe", "inherit">;
+}
+
+async function spawnServer(): Promise<Server> {
+  const child = Bun.spawn([process.execPath, MAIN, "app-server"], {
+    cwd: agent.cwd,
+    env: { ...process.env, ...agent.env },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const client = new AppServerClient(new StreamTransport({ readable: child.stdout, writable: child.stdin }));
+  await client.connect();
+  await client.initialize({ clientInfo: { name: "bench" } });
+  return { client, child };
+}
+
+async function stop(server: Server): Promise<void> {
+  server.child.stdin.end();
+  await server.child.exited;
+}
+
+/** One turn of `deltas` text deltas; resolves at `turn/completed`. */
+async function turn(server: Server, threadId: string, deltas: number): Promise<void> {
+  mock.enqueue({ steps: [{ type: "text", text: "w ".repeat(deltas), deltas }] });
+  const done = new Promise<void>((resolve) => {
+    const off = server.client.onNotification("turn/completed", (p) => {
+      if (p.threadId !== threadId) return;
+      off();
+      resolve();
+    });
+  });
+  await server.client.request("turn/start", { threadId, text: "go" });
+  await done;
+}
+
+// few iterations each: every one spawns a process or streams thousands of lines
+const spawnBench = new Bench({ name: "spawn", time: 0, iterations: 8, warmupIterations: 1 });
+spawnBench.add("spawn → initialize result", async () => stop(await spawnServer()));
+await spawnBench.run();
+
+const warm = await spawnServer();
+const { thread } = await warm.client.request("thread/start", { cwd: agent.cwd, model: MODEL });
+for (let i = 0; i < 3; i++) await turn(warm, thread.id, 50);
+const warmBench = new Bench({ name: "warm", time: 0, iterations: 30, warmupIterations: 3 });
+warmBench.add("thread/start", async () => {
+  await warm.client.request("thread/start", { cwd: agent.cwd, model: MODEL });
+});
+warmBench.add("turn of 50 deltas", async () => turn(warm, thread.id, 50));
+warmBench.add("turn of 500 deltas", async () => turn(warm, thread.id, 500));
+await warmBench.run();
+
+const bigBench = new Bench({ name: "big", time: 0, iterations: 5, warmupIterations: 1 });
+bigBench.add("turn of 20,000 deltas", async () => turn(warm, thread.id, 20_000));
+await bigBench.run();
+
+console.table([...spawnBench.table(), ...warmBench.table(), ...bigBench.table()]);
+
+const afterTurns = await warm.client.request("server/diagnostics", {});
+await stop(warm);
+
+// RSS of 100 loaded idle threads in a fresh server
+const idle = await spawnServer();
+for (let i = 0; i < 100; i++) await idle.client.request("thread/start", { cwd: agent.cwd, model: MODEL });
+const withThreads = await idle.client.request("server/diagnostics", {});
+await stop(idle);
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+console.log(
+  `RSS after the turns: ${mb(afterTurns.rssBytes)}; with 100 idle threads: ${mb(withThreads.rssBytes)} ` +
+    `(${withThreads.loadedThreads} loaded)`,
+);
+await mock.close();
+await agent.remove();

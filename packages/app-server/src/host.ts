@@ -1,0 +1,123 @@
+/**
+ * The production assembly behind a server: a ThreadManager over the model registry
+ * (built-in models, `models.json`, credentials) and the built-in tools, plus the
+ * settings/trust service, all for one agent dir. `knightcode app-server`, the
+ * benchmarks and the end-to-end tests build the same host, so the in-process and the
+ * child-process servers differ only in transport.
+ */
+import {
+  type AnyAgentTool,
+  createBashTool,
+  createEditTool,
+  createFindTool,
+  createGrepTool,
+  createLocalOperations,
+  createLsTool,
+  createReadTool,
+  createWriteTool,
+} from "@knightcode/agent";
+import {
+  BUILT_IN_PROVIDER_ENV,
+  defaultModel,
+  type Model,
+  ModelRegistry,
+  readModelsConfig,
+} from "@knightcode/ai";
+import { readConfig, resolveAgentDir } from "@knightcode/config";
+import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
+import { createAccountPort } from "./account-port.ts";
+import { createConfigPort } from "./config-port.ts";
+import type { AccountPort, ConfigPort } from "./ports.ts";
+
+/** Options for {@link createServerHost}. */
+export interface ServerHostOptions {
+  /** Defaults to `KNIGHTCODE_CODING_AGENT_DIR`, else `~/.knightcode/agent`. */
+  agentDir?: string;
+  /** `--session-dir`. */
+  sessionDir?: string;
+  /** `-e` paths, already absolute. */
+  extensionPaths?: string[];
+  env?: Record<string, string | undefined>;
+}
+
+/** What a server needs from its host. */
+export interface ServerHost {
+  agentDir: string;
+  threads: ThreadManagerApi;
+  config: ConfigPort;
+  accounts: AccountPort;
+  version: string;
+  /** Releases what the host holds after the server shut down. */
+  dispose(): Promise<void>;
+}
+
+/** The built-in tools for one working directory. */
+export function builtInTools(cwd: string): AnyAgentTool[] {
+  const env = { cwd, ops: createLocalOperations() };
+  return [
+    createReadTool(env),
+    createWriteTool(env),
+    createEditTool(env),
+    createBashTool(env),
+    createGrepTool(env),
+    createFindTool(env),
+    createLsTool(env),
+  ] as AnyAgentTool[];
+}
+
+/** Builds the ThreadManager and services for one agent dir. */
+export async function createServerHost(options: ServerHostOptions = {}): Promise<ServerHost> {
+  const env = options.env ?? process.env;
+  const agentDir = options.agentDir ?? resolveAgentDir(env);
+  const registry = new ModelRegistry({ agentDir, env });
+  const preferred = async (): Promise<{ provider?: string; modelId?: string }> => {
+    try {
+      const { settings } = await readConfig({ agentDir });
+      const provider = typeof settings.defaultProvider === "string" ? settings.defaultProvider : undefined;
+      const modelId = typeof settings.defaultModel === "string" ? settings.defaultModel : undefined;
+      return {
+        ...(provider === undefined ? {} : { provider }),
+        ...(modelId === undefined ? {} : { modelId }),
+      };
+    } catch {
+      // unreadable settings already surface as thread warnings; the default model still works
+      return {};
+    }
+  };
+  const models = {
+    list: () => registry.list(),
+    find: (ref: { provider: string; id: string }) => registry.find(ref.provider, ref.id),
+    defaultModel: async (): Promise<Model | undefined> =>
+      defaultModel(registry, registry.credentials, await preferred()),
+    getApiKey: (model: Model) => registry.getApiKey(model),
+    available: async (model: Model) =>
+      model.api === "demo" ||
+      (await registry.available()).some((m) => m.provider === model.provider && m.id === model.id),
+  };
+  const threads = createThreadManager({
+    agentDir,
+    env,
+    models,
+    tools: builtInTools,
+    ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
+    ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),
+  });
+  return {
+    agentDir,
+    threads,
+    config: createConfigPort(agentDir),
+    accounts: createAccountPort({
+      agentDir,
+      env,
+      providerEnv: BUILT_IN_PROVIDER_ENV,
+      readAuth: () => registry.credentials.readAuth(),
+      configuredProviders: async () =>
+        (await readModelsConfig(registry.modelsJsonPath)).map((c) => ({
+          provider: c.name,
+          hasApiKey: c.apiKey !== undefined,
+        })),
+    }),
+    version: "0.1.0",
+    dispose: async () => {},
+  };
+}

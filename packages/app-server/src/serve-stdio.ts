@@ -1,0 +1,73 @@
+/**
+ * `knightcode app-server`'s process loop: one connection on stdin/stdout, shutdown on
+ * stdin EOF, SIGINT or SIGTERM, and a hard exit ten seconds after shutdown began even
+ * when the client has stopped reading stdout.
+ */
+import { type AppServerOptions, createAppServer, SHUTDOWN_ANSWER_MS } from "./server.ts";
+import { type ByteSink, type ByteSource, StdioServerTransport } from "./stdio-transport.ts";
+
+/** Shutdown ends the process this long after it began, drained or not. */
+export const HARD_EXIT_MS = 10_000;
+
+/** Options for {@link serveStdio}. */
+export interface ServeStdioOptions extends AppServerOptions {
+  input?: ByteSource;
+  output?: ByteSink;
+  /** Ends the process; injectable for tests. */
+  exit?: (code: number) => void;
+  /** Also runs after the server shut down, before exit (e.g. disposing the host's context). */
+  onShutdown?: () => Promise<void>;
+  hardExitMs?: number;
+  /** Listen to SIGINT/SIGTERM (default true). */
+  handleSignals?: boolean;
+}
+
+/** Serves one stdio connection until shutdown; resolves when the process is about to exit. */
+export async function serveStdio(options: ServeStdioOptions): Promise<void> {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const hardExitMs = options.hardExitMs ?? HARD_EXIT_MS;
+  const server = createAppServer({
+    ...options,
+    shutdownAnswerMs: options.shutdownAnswerMs ?? SHUTDOWN_ANSWER_MS,
+  });
+  const transport = new StdioServerTransport({
+    input: options.input ?? (process.stdin as unknown as ByteSource),
+    output: options.output ?? (process.stdout as unknown as ByteSink),
+  });
+  const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
+  let stopping = false;
+
+  const stop = (why: string): void => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`knightcode app-server: shutting down (${why})\n`);
+    const hardExit = setTimeout(() => {
+      process.stderr.write("knightcode app-server: hard exit after 10 s\n");
+      exit(0);
+      finish();
+    }, hardExitMs);
+    void (async () => {
+      try {
+        await server.shutdown();
+        await options.onShutdown?.();
+      } catch (error) {
+        process.stderr.write(`knightcode app-server: shutdown failed: ${String(error)}\n`);
+      }
+      // the last second is for output; a client that stopped reading meets the hard exit
+      await transport.drained();
+      clearTimeout(hardExit);
+      exit(0);
+      finish();
+    })();
+  };
+
+  transport.onInputEnded = () => stop("stdin closed");
+  if (options.handleSignals !== false) {
+    process.once("SIGINT", () => stop("SIGINT"));
+    process.once("SIGTERM", () => stop("SIGTERM"));
+  }
+  const connection = await server.connect(transport, { clientKind: "desktop" });
+  // an aborted connection (unread output) leaves the server up until stdin closes
+  void connection;
+  return finished;
+}

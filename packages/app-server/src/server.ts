@@ -1,0 +1,219 @@
+/**
+ * The app server: many connections over any transports, one ThreadManager behind them.
+ * It validates and routes requests, delivers the manager's events honouring each
+ * connection's opt-outs, asks clients the manager's questions (approvals), bounds
+ * large values, and shuts down in the order the spec gives.
+ */
+import { homedir } from "node:os";
+import type {
+  ItemToolCallRequestApprovalResult,
+  ServerDiagnosticsResult,
+  Transport,
+} from "@knightcode/app-server-protocol";
+import { validateServerRequest } from "@knightcode/app-server-protocol";
+import type { OutgoingRequest, ThreadManagerApi } from "@knightcode/thread-manager";
+import { Connection, type ConnectionHost } from "./connection.ts";
+import { createFileSearch, type FileSearchOptions } from "./file-search.ts";
+import { HANDLERS, type HandlerContext } from "./handlers.ts";
+import { LargeValues } from "./large-values.ts";
+import { createPayloadSpool, type PayloadSpoolOptions } from "./payload-spool.ts";
+import type { AccountPort, ConfigPort } from "./ports.ts";
+
+/** After this long, unfinished accepted requests are answered `shuttingDown`. */
+export const SHUTDOWN_ANSWER_MS = 9_000;
+
+/** Options for {@link createAppServer}. */
+export interface AppServerOptions {
+  threads: ThreadManagerApi;
+  config?: ConfigPort;
+  accounts?: AccountPort;
+  fileSearch?: FileSearchOptions;
+  spool?: PayloadSpoolOptions;
+  serverInfo?: { name: string; version: string };
+  /** Milliseconds before shutdown answers unfinished requests itself. */
+  shutdownAnswerMs?: number;
+}
+
+/** Per-connection options. */
+export interface ConnectOptions {
+  /** Terminal in-process clients get terminal defaults (`fullAccess`). */
+  clientKind?: "desktop" | "terminal";
+}
+
+/** A running server. */
+export interface AppServer {
+  /** Serves one more connection over `transport` and starts it. */
+  connect(transport: Transport, options?: ConnectOptions): Promise<Connection>;
+  /**
+   * Shuts down: refuses new requests, stops file searches and logins, unloads every
+   * thread, then waits for accepted requests (answering leftovers `shuttingDown` after
+   * nine seconds) and closes every connection.
+   */
+  shutdown(): Promise<void>;
+  diagnostics(): ServerDiagnosticsResult;
+  /** Live connections, for hosts and tests. */
+  readonly connections: ReadonlySet<Connection>;
+}
+
+const OS_NAMES = new Set(["win32", "darwin", "linux"]);
+
+/** Creates a server around a ThreadManager; nothing listens until `connect`. */
+export function createAppServer(options: AppServerOptions): AppServer {
+  const started = performance.now();
+  const threads = options.threads;
+  const spool = createPayloadSpool(options.spool);
+  const large = new LargeValues(spool);
+  const fileSearch = createFileSearch(options.fileSearch);
+  const connections = new Map<string, Connection>();
+  const live = new Set<Connection>();
+  const serverInfo = options.serverInfo ?? { name: "knightcode-app-server", version: "0.1.0" };
+  let nextConnection = 1;
+  let shuttingDown: Promise<void> | undefined;
+
+  function diagnostics(): ServerDiagnosticsResult {
+    const memory = process.memoryUsage();
+    const manager = threads.diagnostics();
+    const payload = spool.stats();
+    return {
+      rssBytes: memory.rss,
+      heapBytes: memory.heapUsed,
+      loadedThreads: manager.loadedThreads,
+      loadingThreads: manager.loadingThreads,
+      payloadFiles: payload.files,
+      payloadBytes: payload.bytes,
+      inactiveFactories: manager.inactiveFactories,
+      uptimeMs: performance.now() - started,
+      listingFilesOpened: manager.listingFilesOpened,
+      listingBytesScanned: manager.listingBytesScanned,
+    };
+  }
+
+  const context: HandlerContext = {
+    threads,
+    config: options.config,
+    accounts: options.accounts,
+    fileSearch,
+    spool,
+    large,
+    diagnostics,
+    broadcast(notification) {
+      for (const connection of connections.values()) connection.notify(notification);
+    },
+  };
+
+  const host: ConnectionHost = {
+    dispatch(connection, method, params) {
+      const handler = HANDLERS[method as keyof typeof HANDLERS] as
+        | ((p: unknown, c: unknown, ctx: HandlerContext) => Promise<unknown>)
+        | undefined;
+      if (handler === undefined) return Promise.reject(new Error(`no handler for ${method}`));
+      const caller = { connectionId: connection.id, clientKind: connection.clientKind };
+      try {
+        return handler(params, caller, context);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    },
+    initializeResult: () => ({
+      serverInfo,
+      platform: {
+        os: OS_NAMES.has(process.platform) ? process.platform : "linux",
+        arch: process.arch,
+        homeDir: homedir(),
+      },
+    }),
+    isShuttingDown: () => shuttingDown !== undefined,
+    connectionClosed(connection) {
+      if (!connections.delete(connection.id)) return;
+      live.delete(connection);
+      threads.connectionClosed(connection.id);
+    },
+  };
+
+  const unsubscribe = threads.onEvent((event) => {
+    if (connections.size === 0) return;
+    const notification = large.notification(event.notification);
+    if (event.audience === "everyone") {
+      for (const connection of connections.values()) connection.notify(notification);
+    } else {
+      for (const id of event.connectionIds) connections.get(id)?.notify(notification);
+    }
+  });
+
+  threads.attachServerRequests({
+    requestApproval(connectionId, params): OutgoingRequest<ItemToolCallRequestApprovalResult> {
+      const connection = connections.get(connectionId);
+      if (connection === undefined || connection.isClosed) {
+        const response = Promise.reject(new Error(`connection ${connectionId} is gone`));
+        response.catch(() => {});
+        return { response, cancel: () => {} };
+      }
+      const sent = connection.request(
+        "item/toolCall/requestApproval",
+        large.approval(params),
+        params.threadId,
+      );
+      const response = sent.response.then((value) => {
+        const checked = validateServerRequest("item/toolCall/requestApproval", "result", value);
+        // a malformed answer never grants anything
+        return checked?.ok
+          ? (checked.value as ItemToolCallRequestApprovalResult)
+          : { decision: "decline" as const };
+      });
+      // the manager may stop listening after cancel; the rejection must not go unhandled
+      response.catch(() => {});
+      return { response, cancel: () => connection.cancelRequest(sent.id) };
+    },
+  });
+
+  async function shutdown(): Promise<void> {
+    const all = [...connections.values()];
+    for (const connection of all) {
+      (connection.transport as { stopReading?: () => void }).stopReading?.();
+    }
+    fileSearch.shutdown();
+    options.accounts?.cancelPendingLogins();
+    const answerMs = options.shutdownAnswerMs ?? SHUTDOWN_ANSWER_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), answerMs);
+    });
+    const unloaded = threads.closeAll().catch((error: unknown) => {
+      process.stderr.write(`knightcode: unloading threads failed: ${String(error)}\n`);
+    });
+    const outcome = await Promise.race([
+      Promise.all([unloaded, ...all.map((c) => c.settled())]).then(() => "done" as const),
+      deadline,
+    ]);
+    clearTimeout(timer);
+    if (outcome === "late") {
+      for (const connection of all) {
+        connection.answerUnfinished("shuttingDown", "the server shut down before this request finished");
+      }
+    }
+    unsubscribe();
+    spool.dispose();
+  }
+
+  return {
+    async connect(transport, connectOptions = {}) {
+      if (shuttingDown !== undefined) throw new Error("the server is shutting down");
+      const connection = new Connection(
+        `c${nextConnection++}`,
+        connectOptions.clientKind ?? "desktop",
+        transport,
+        host,
+      );
+      connections.set(connection.id, connection);
+      live.add(connection);
+      await transport.start();
+      return connection;
+    },
+    shutdown() {
+      shuttingDown ??= shutdown();
+      return shuttingDown;
+    },
+    diagnostics,
+    connections: live,
+  };
+}

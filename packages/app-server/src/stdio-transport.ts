@@ -1,0 +1,211 @@
+/**
+ * The server side of JSON lines over a byte stream pair (stdin/stdout in production,
+ * injected streams in tests). Framing comes from the protocol's `LineDecoder`; this
+ * transport adds the server's limits: an oversized line is reported and dropped while
+ * the connection lives on, and output the peer has not read is bounded, because a
+ * client that stops reading must not grow the server's memory without limit.
+ */
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  LineDecoder,
+  type Message,
+  type Transport,
+  TransportClosedError,
+} from "@knightcode/app-server-protocol";
+
+/** Unread output, in bytes, at which the connection is aborted. */
+export const MAX_PENDING_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+/** A byte source: a Node readable (process.stdin) or any async iterable of chunks. */
+export type ByteSource = AsyncIterable<Uint8Array | string> & {
+  pause?: () => unknown;
+  destroy?: () => unknown;
+};
+
+/** A byte sink with a completion callback per write (Node `Writable` semantics). */
+export interface ByteSink {
+  write(chunk: string, callback: (error?: Error | null) => void): unknown;
+  end?(): unknown;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+/** Reported to `onerror` for a line that could not be used; the connection answers it. */
+export class LineError extends Error {
+  constructor(
+    readonly kind: "oversized" | "unparseable",
+    message: string,
+    readonly bytes: number,
+    readonly limitBytes: number,
+  ) {
+    super(message);
+    this.name = "LineError";
+  }
+}
+
+/** Reported to `onerror` when the peer left too much output unread; the transport then closes. */
+export class OutputOverflowError extends Error {
+  constructor(readonly pendingBytes: number) {
+    super(`aborting connection: ${pendingBytes} bytes of output left unread`);
+    this.name = "OutputOverflowError";
+  }
+}
+
+/** Options for {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  input: ByteSource;
+  output: ByteSink;
+  maxLineBytes?: number;
+  maxPendingOutputBytes?: number;
+}
+
+/** JSON lines on injected streams with the server's input and output limits. */
+export class StdioServerTransport implements Transport {
+  onmessage?: (message: Message) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private readonly decoder: LineDecoder;
+  private readonly maxPending: number;
+  private readonly maxLineBytes: number;
+  private pendingBytes = 0;
+  private reading = true;
+  private closed = false;
+  private drainWaiters: (() => void)[] = [];
+  private batch: string[] = [];
+
+  constructor(private readonly options: StdioServerTransportOptions) {
+    this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.decoder = new LineDecoder(this.maxLineBytes);
+    this.maxPending = options.maxPendingOutputBytes ?? MAX_PENDING_OUTPUT_BYTES;
+    // a Node stream reports a vanished reader as an 'error' event; unhandled, it would be fatal
+    options.output.on?.("error", (error: Error) => this.peerGone(error));
+  }
+
+  /** Bytes handed to the output that it has not yet flushed. */
+  get unflushedBytes(): number {
+    return this.pendingBytes;
+  }
+
+  async start(): Promise<void> {
+    void this.pump();
+  }
+
+  /** Stops delivering input at once (shutdown); output keeps flowing. */
+  stopReading(): void {
+    this.reading = false;
+    this.options.input.pause?.();
+  }
+
+  async send(message: Message): Promise<void> {
+    if (this.closed) throw new TransportClosedError();
+    const line = `${JSON.stringify(message)}\n`;
+    this.pendingBytes += Buffer.byteLength(line);
+    // lines sent in one synchronous run go out as one write: a streaming turn sends
+    // thousands of small notifications, and a write per line costs a syscall each
+    this.batch.push(line);
+    if (this.batch.length === 1) queueMicrotask(() => this.flushBatch());
+    if (this.pendingBytes > this.maxPending) {
+      this.onerror?.(new OutputOverflowError(this.pendingBytes));
+      await this.close();
+    }
+  }
+
+  private flushBatch(): void {
+    const lines = this.batch;
+    this.batch = [];
+    if (lines.length === 0 || this.closed) return;
+    const chunk = lines.length === 1 ? lines[0]! : lines.join("");
+    const bytes = Buffer.byteLength(chunk);
+    try {
+      this.options.output.write(chunk, (error) => {
+        if (error) this.peerGone(error);
+        this.pendingBytes -= bytes;
+        if (this.pendingBytes === 0) for (const wake of this.drainWaiters.splice(0)) wake();
+      });
+    } catch (error) {
+      this.peerGone(error);
+    }
+  }
+
+  /** The reader of our output went away (EPIPE): this connection is over, the process is not. */
+  private peerGone(error: unknown): void {
+    if (this.closed) return;
+    this.onerror?.(
+      new Error(`output closed by the peer: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    void this.close();
+  }
+
+  /** Resolves once every written byte is flushed (or the transport closed). */
+  drained(): Promise<void> {
+    if (this.pendingBytes === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const wake of this.drainWaiters.splice(0)) wake();
+    try {
+      this.options.output.end?.();
+    } catch (error) {
+      process.stderr.write(`knightcode: closing output failed: ${String(error)}\n`);
+    }
+    this.onclose?.();
+  }
+
+  private async pump(): Promise<void> {
+    const encoder = new TextEncoder();
+    try {
+      for await (const chunk of this.options.input) {
+        if (!this.reading) break;
+        // after an abort, input is still drained so that EOF can end the process
+        if (this.closed) continue;
+        const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+        for (const event of this.decoder.push(bytes)) {
+          if (!this.reading || this.closed) break;
+          this.deliver(event);
+        }
+      }
+      if (this.reading && !this.closed) for (const event of this.decoder.end()) this.deliver(event);
+    } catch (error) {
+      if (!this.closed) this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (!this.reading) return;
+    // the owner may keep output open to answer accepted requests (stdin EOF shuts down)
+    if (this.onInputEnded !== undefined) this.onInputEnded();
+    else await this.close();
+  }
+
+  /** Called at end of input; without it the transport closes itself. */
+  onInputEnded?: () => void;
+
+  private deliver(event: ReturnType<LineDecoder["push"]>[number]): void {
+    if (event.type === "oversized") {
+      this.onerror?.(
+        new LineError(
+          "oversized",
+          `dropped a line of ${event.bytes} bytes over the ${this.maxLineBytes}-byte limit`,
+          event.bytes,
+          this.maxLineBytes,
+        ),
+      );
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(event.text);
+    } catch (error) {
+      this.onerror?.(
+        new LineError(
+          "unparseable",
+          `unparseable JSON line: ${String(error)}`,
+          event.text.length,
+          this.maxLineBytes,
+        ),
+      );
+      return;
+    }
+    this.onmessage?.(parsed as Message);
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Runs each end-to-end test on both transports: a real `knightcode app-server` child
+ * process over pipes, and `createInProcessClient` against the same host assembly. The
+ * model is the testkit's loopback mock, reached over real HTTP from either.
+ */
+import { join } from "node:path";
+import { AppServerClient, type InitializeParams, StreamTransport } from "@knightcode/app-server-protocol";
+import {
+  MOCK_MODEL_ID,
+  MOCK_PROVIDERS,
+  type MockModelServer,
+  mockModelsJson,
+  startMockModelServer,
+  type TempAgentDir,
+  tempAgentDir,
+} from "@knightcode/testkit";
+import { createServerHost } from "../../src/host.ts";
+import { createInProcessClient } from "../../src/in-process-client.ts";
+import type { AppServer } from "../../src/server.ts";
+
+/** The `knightcode` entry point the child-process target runs. */
+export const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "..", "apps", "cli", "src", "main.ts");
+
+/** The mock model every e2e thread uses. */
+export const MOCK_MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };
+
+/** One running server with a first, initialized client. */
+export interface E2EServer extends AsyncDisposable {
+  readonly kind: "stdio" | "in-process";
+  readonly client: AppServerClient;
+  readonly agent: TempAgentDir;
+  readonly mock: MockModelServer;
+  /** A further initialized connection to the same server (in-process only: stdio has one per process). */
+  connect?(init?: Partial<InitializeParams>): Promise<AppServerClient>;
+  /** Child stderr so far (stdio only). */
+  stderr(): string;
+  /** Sends a signal to the server process (stdio only). */
+  kill?(signal: "SIGTERM" | "SIGINT"): void;
+  /** Writes raw bytes to the server's stdin (stdio only). */
+  writeRaw?(bytes: string | Uint8Array): void;
+  /** Shuts the server down the way its host does; resolves with the child's exit code (stdio). */
+  shutdown(): Promise<number | undefined>;
+}
+
+/** Options for a target's start. */
+export interface StartOptions {
+  init?: Partial<InitializeParams>;
+  env?: Record<string, string>;
+  /** Extra `knightcode app-server` arguments (stdio). */
+  args?: string[];
+  /** Leave the handshake to the test. */
+  skipInitialize?: boolean;
+}
+
+/** A transport under test. */
+export interface Target {
+  readonly name: "stdio" | "in-process";
+  start(options?: StartOptions): Promise<E2EServer>;
+}
+
+async function environment(): Promise<{ agent: TempAgentDir; mock: MockModelServer }> {
+  const mock = await startMockModelServer();
+  const agent = await tempAgentDir({ models: mockModelsJson(mock) });
+  return { agent, mock };
+}
+
+function initParams(init?: Partial<InitializeParams>): InitializeParams {
+  return { clientInfo: { name: "e2e", version: "1" }, ...init };
+}
+
+const stdio: Target = {
+  name: "stdio",
+  async start(options = {}) {
+    const { agent, mock } = await environment();
+    const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server", ...(options.args ?? [])], {
+      cwd: agent.cwd,
+      env: { ...process.env, ...agent.env, ...options.env },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let stderr = "";
+    void (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
+    })();
+    const client = new AppServerClient(
+      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+    );
+    await client.connect();
+    if (options.skipInitialize !== true) await client.initialize(initParams(options.init));
+    let exited: Promise<number> | undefined;
+    const shutdown = async () => {
+      exited ??= (async () => {
+        try {
+          child.stdin.end();
+        } catch {
+          // already closed by the test
+        }
+        return child.exited;
+      })();
+      return exited;
+    };
+    return {
+      kind: "stdio",
+      client,
+      agent,
+      mock,
+      stderr: () => stderr,
+      kill(signal) {
+        child.kill(signal);
+      },
+      writeRaw(bytes) {
+        child.stdin.write(bytes);
+        child.stdin.flush();
+      },
+      shutdown,
+      async [Symbol.asyncDispose]() {
+        const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+        await shutdown();
+        clearTimeout(timer);
+        await mock.close();
+        await agent.remove();
+      },
+    };
+  },
+};
+
+const inProcess: Target = {
+  name: "in-process",
+  async start(options = {}) {
+    const { agent, mock } = await environment();
+    const host = await createServerHost({
+      agentDir: agent.agentDir,
+      env: { ...process.env, ...agent.env, ...options.env },
+    });
+    const fd = options.env?.KNIGHTCODE_FD_PATH;
+    const first = await createInProcessClient({
+      threads: host.threads,
+      config: host.config,
+      accounts: host.accounts,
+      ...(fd === undefined ? {} : { fileSearch: { fdCandidates: [fd] } }),
+      clientInfo: initParams(options.init).clientInfo,
+      ...(options.skipInitialize === true ? { skipInitialize: true } : {}),
+      ...(options.init?.capabilities?.optOutNotifications === undefined
+        ? {}
+        : { optOutNotifications: options.init.capabilities.optOutNotifications }),
+    });
+    const server: AppServer = first.server;
+    let closed: Promise<undefined> | undefined;
+    const shutdown = () => {
+      closed ??= first.close().then(() => undefined);
+      return closed;
+    };
+    return {
+      kind: "in-process",
+      client: first.client,
+      agent,
+      mock,
+      stderr: () => "",
+      async connect(init) {
+        const extra = await createInProcessClient({
+          threads: host.threads,
+          server,
+          clientInfo: initParams(init).clientInfo,
+          ...(init?.capabilities?.optOutNotifications === undefined
+            ? {}
+            : { optOutNotifications: init.capabilities.optOutNotifications }),
+        });
+        return extra.client;
+      },
+      shutdown,
+      async [Symbol.asyncDispose]() {
+        await shutdown();
+        await host.dispose();
+        await mock.close();
+        await agent.remove();
+      },
+    };
+  },
+};
+
+/** Both transports; each e2e test is written once and registered for each. */
+export const TARGETS: readonly Target[] = [stdio, inProcess];
+
+/** Resolves with the first notification of `method` matching `match`, or rejects after `timeoutMs`. */
+export function nextNotification<T = unknown>(
+  client: AppServerClient,
+  method: string,
+  match: (params: T) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out waiting for ${method}`));
+    }, timeoutMs);
+    const off = client.onNotification("*", (m, params) => {
+      if (m !== method || !match(params as T)) return;
+      clearTimeout(timer);
+      off();
+      resolve(params as T);
+    });
+  });
+}
+
+/** Records every notification method (and params) a client receives, in order. */
+export function recordNotifications(client: AppServerClient): { method: string; params: unknown }[] {
+  const seen: { method: string; params: unknown }[] = [];
+  client.onNotification("*", (method, params) => {
+    seen.push({ method, params });
+  });
+  return seen;
+}
+
+/** Awaits a rejection and returns its `code`. */
+export async function errorCode(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    return String((error as { code?: unknown }).code);
+  }
+  throw new Error("expected the request to fail");
+}
+
+/** Per-test timeout: a child process start on a busy 2-core machine can take seconds. */
+export const E2E_TIMEOUT = 60_000;

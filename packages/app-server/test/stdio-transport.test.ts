@@ -1,0 +1,176 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { PassThrough } from "node:stream";
+import { type AppServer, createAppServer } from "../src/server.ts";
+import { LineError, OutputOverflowError, StdioServerTransport } from "../src/stdio-transport.ts";
+import { FakeThreadManager } from "./support/fake-thread-manager.ts";
+
+/** Output sink that records lines and flushes only when told (a client that may stop reading). */
+class ControlledSink {
+  lines: string[] = [];
+  private held: (() => void)[] = [];
+  ended = false;
+  constructor(public autoFlush = true) {}
+  write(chunk: string, callback: () => void): boolean {
+    this.lines.push(...chunk.split("\n").filter((l) => l.length > 0));
+    if (this.autoFlush) callback();
+    else this.held.push(callback);
+    return true;
+  }
+  flush(): void {
+    for (const cb of this.held.splice(0)) cb();
+  }
+  end(): void {
+    this.ended = true;
+  }
+  messages(): Record<string, unknown>[] {
+    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(1);
+  }
+}
+
+const servers: AppServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.shutdown();
+});
+
+describe("stdio transport", () => {
+  test("splits on \\n only: U+2028 and U+2029 inside strings survive", async () => {
+    const input = new PassThrough();
+    const transport = new StdioServerTransport({ input, output: new ControlledSink() });
+    const got: unknown[] = [];
+    transport.onmessage = (m) => got.push(m);
+    await transport.start();
+    input.write('{"method":"a","params":{"s":"x\u2028y\u2029z"}}\r\n{"method":"b"}\n');
+    await until(() => got.length === 2, "two messages");
+    expect(got[0]).toEqual({ method: "a", params: { s: "x\u2028y\u2029z" } });
+  });
+
+  test("a line over the cap is dropped with lineTooLong and the connection lives on", async () => {
+    const input = new PassThrough();
+    const output = new ControlledSink();
+    const threads = new FakeThreadManager();
+    const server = createAppServer({ threads });
+    servers.push(server);
+    const transport = new StdioServerTransport({ input, output, maxLineBytes: 1024 });
+    await server.connect(transport);
+    input.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
+    input.write(`{"id":2,"method":"model/list","params":{"pad":"${"x".repeat(5000)}"}}\n`);
+    input.write('{"method":"initialized"}\n{"id":3,"method":"model/list","params":{}}\n');
+    await until(() => output.messages().some((m) => m.id === 3), "the answer after the long line");
+    const messages = output.messages();
+    const error = messages.find((m) => m.method === "error")!;
+    expect((error.params as { code: string }).code).toBe("lineTooLong");
+    expect((error.params as { data: unknown }).data).toEqual({ limitBytes: 1024 });
+    expect(messages.some((m) => m.id === 2)).toBe(false);
+    expect(messages.find((m) => m.id === 3)!.result).toEqual({ models: [] });
+  });
+
+  test("the default line cap is 64 MiB", async () => {
+    const input = new PassThrough();
+    const transport = new StdioServerTransport({ input, output: new ControlledSink() });
+    const errors: Error[] = [];
+    transport.onerror = (e) => errors.push(e);
+    await transport.start();
+    const chunk = "x".repeat(1024 * 1024);
+    for (let i = 0; i < 65; i++) input.write(chunk);
+    input.write("\n");
+    await until(() => errors.length === 1, "the oversize report");
+    expect(errors[0]).toBeInstanceOf(LineError);
+    expect((errors[0] as LineError).limitBytes).toBe(64 * 1024 * 1024);
+    expect((errors[0] as LineError).bytes).toBe(65 * 1024 * 1024);
+  });
+
+  test("an unparseable line is answered with parseError and id null", async () => {
+    const input = new PassThrough();
+    const output = new ControlledSink();
+    const server = createAppServer({ threads: new FakeThreadManager() });
+    servers.push(server);
+    await server.connect(new StdioServerTransport({ input, output }));
+    input.write("{not json\n");
+    await until(() => output.lines.length === 1, "the parse error");
+    expect(output.messages()[0]).toMatchObject({ id: null, error: { code: "parseError" } });
+  });
+
+  test("more than the cap of unread output aborts the connection; the server lives on", async () => {
+    const threads = new FakeThreadManager();
+    const server = createAppServer({ threads });
+    servers.push(server);
+    const stuckInput = new PassThrough();
+    const stuck = new ControlledSink(false);
+    const stuckTransport = new StdioServerTransport({
+      input: stuckInput,
+      output: stuck,
+      maxPendingOutputBytes: 64 * 1024,
+    });
+    const errors: Error[] = [];
+    await server.connect(stuckTransport);
+    const onerror = stuckTransport.onerror!;
+    stuckTransport.onerror = (e) => {
+      errors.push(e);
+      onerror(e);
+    };
+    stuckInput.write(
+      '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
+    );
+    for (let i = 0; i < 1000; i++)
+      stuckInput.write(`{"id":${i + 10},"method":"server/diagnostics","params":{}}\n`);
+    await until(() => server.connections.size === 0, "the abort");
+    expect(errors.some((e) => e instanceof OutputOverflowError)).toBe(true);
+    expect(stuck.ended).toBe(true);
+    expect(threads.closedConnections.length).toBe(1);
+
+    // another connection is unaffected
+    const input = new PassThrough();
+    const output = new ControlledSink();
+    await server.connect(new StdioServerTransport({ input, output }));
+    input.write(
+      '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
+    );
+    input.write('{"id":2,"method":"model/list","params":{}}\n');
+    await until(() => output.messages().some((m) => m.id === 2), "the healthy connection's answer");
+  });
+
+  test("end of input calls onInputEnded when set, else closes", async () => {
+    const input = new PassThrough();
+    const transport = new StdioServerTransport({ input, output: new ControlledSink() });
+    let ended = false;
+    transport.onInputEnded = () => {
+      ended = true;
+    };
+    await transport.start();
+    input.end();
+    await until(() => ended, "input end");
+
+    const input2 = new PassThrough();
+    const t2 = new StdioServerTransport({ input: input2, output: new ControlledSink() });
+    let closed = false;
+    t2.onclose = () => {
+      closed = true;
+    };
+    await t2.start();
+    input2.end();
+    await until(() => closed, "close");
+  });
+
+  test("drained resolves once the peer has read everything", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({ input: new PassThrough(), output: sink });
+    await transport.send({ method: "x", params: {} });
+    expect(transport.unflushedBytes).toBeGreaterThan(0);
+    let drained = false;
+    const wait = transport.drained().then(() => {
+      drained = true;
+    });
+    expect(drained).toBe(false);
+    sink.flush();
+    await wait;
+    expect(transport.unflushedBytes).toBe(0);
+  });
+});

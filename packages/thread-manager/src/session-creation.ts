@@ -1,0 +1,92 @@
+/**
+ * Creating transcripts: a new thread's file with its initial settings, and a fork that
+ * copies a branch into a new session. The new file assigns its own
+ * entry IDs, so every reference between entries (turn ends, compaction boundaries,
+ * context edits, labels, branch summaries) is rewritten to the copy's IDs.
+ */
+import type { Model } from "@knightcode/ai";
+import type { ApprovalMode, ThinkingLevel } from "@knightcode/app-server-protocol";
+import { type NewEntry, type SessionEntry, SessionFile } from "@knightcode/session-store";
+import { firstUserText } from "./thread-runtime.ts";
+
+function remap(entry: SessionEntry, ids: Map<string, string>): NewEntry {
+  const { id: _id, parentId: _parent, ...rest } = entry;
+  const map = (id: string) => ids.get(id) ?? id;
+  switch (rest.type) {
+    case "turn_end":
+      return { ...rest, turnId: map(rest.turnId) };
+    case "compaction":
+      return { ...rest, firstKeptEntryId: map(rest.firstKeptEntryId) };
+    case "branch_summary":
+      return { ...rest, fromId: map(rest.fromId) };
+    case "label":
+      return { ...rest, targetId: map(rest.targetId) };
+    case "context_edit":
+      return {
+        ...rest,
+        ...(rest.omit ? { omit: rest.omit.map(map) } : {}),
+        ...(rest.replace ? { replace: rest.replace.map((r) => ({ ...r, entryId: map(r.entryId) })) } : {}),
+      };
+    default:
+      return rest as NewEntry;
+  }
+}
+
+/** Appends `branch` (root first) to `target`, keeping timestamps; returns old-to-new IDs. */
+export function copyBranch(branch: readonly SessionEntry[], target: SessionFile): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const entry of branch) {
+    const copy = target.append(remap(entry, ids));
+    ids.set(entry.id, copy.id);
+  }
+  return ids;
+}
+
+/** Closes the new file when writing its first entries fails, so no lock is left behind. */
+function initialize(session: SessionFile, write: () => void): SessionFile {
+  try {
+    write();
+    session.sync();
+    return session;
+  } catch (error) {
+    session.close();
+    throw error;
+  }
+}
+
+/** A new thread's transcript with its approval mode, model, thinking level and name. */
+export async function createThreadSession(
+  dir: string,
+  params: { cwd: string; thinkingLevel?: ThinkingLevel; name?: string },
+  initial: { approvalMode: ApprovalMode; model: Model | undefined },
+): Promise<SessionFile> {
+  const session = await SessionFile.create({ dir, cwd: params.cwd });
+  return initialize(session, () => {
+    session.append({ type: "approval_mode", mode: initial.approvalMode });
+    if (initial.model) {
+      session.append({ type: "model_change", provider: initial.model.provider, modelId: initial.model.id });
+    }
+    if (params.thinkingLevel)
+      session.append({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
+    if (params.name) session.append({ type: "session_info", name: params.name });
+  });
+}
+
+/** A fork of `source`'s current branch, named `<source title> (fork)` unless a name is given. */
+export async function createForkSession(
+  source: SessionFile,
+  dir: string,
+  name?: string,
+): Promise<SessionFile> {
+  const sourceTitle = source.name ?? firstUserText(source.entries) ?? "Untitled";
+  const session = await SessionFile.create({
+    dir,
+    cwd: source.header.cwd,
+    parentSession: source.path,
+    forkedFromId: source.id,
+  });
+  return initialize(session, () => {
+    copyBranch(source.branch(), session);
+    session.append({ type: "session_info", name: name ?? `${sourceTitle} (fork)` });
+  });
+}

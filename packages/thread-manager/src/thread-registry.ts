@@ -1,0 +1,182 @@
+/**
+ * The loaded threads of one manager: loading (one owner per transcript, one load in
+ * flight per thread), idle unloading through the injectable clock, ownership loss, and
+ * the status a thread shows when it is not loaded.
+ */
+import type { Model } from "@knightcode/ai";
+import { AppServerError, type ModelRef, type ThreadStatus } from "@knightcode/app-server-protocol";
+import { defaultApprovalMode } from "@knightcode/approvals";
+import { SessionFile } from "@knightcode/session-store";
+import type { Caller, ThreadManagerEvent } from "./api.ts";
+import type { ApprovalBroker } from "./approval-broker.ts";
+import type { Clock } from "./clock.ts";
+import { type ExtensionHostFactory, noopExtensionHostFactory } from "./extension-hooks.ts";
+import type { SessionLocator } from "./session-locator.ts";
+import type { Warning } from "./shapes.ts";
+import {
+  branchSettings,
+  type LoaderContext,
+  type ProjectSettings,
+  readProjectSettings,
+} from "./thread-loader.ts";
+import { type RuntimeHost, ThreadRuntime } from "./thread-runtime.ts";
+
+/** A thread unloads after this long without subscribers or running work. */
+export const IDLE_UNLOAD_MS = 10 * 60 * 1000;
+
+/** What the registry needs from its manager. */
+export interface RegistryOptions {
+  ctx: LoaderContext;
+  clock: Clock;
+  locator: SessionLocator;
+  broker: ApprovalBroker;
+  emit(event: ThreadManagerEvent): void;
+  resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
+  /** Interrupts a thread's work without waiting (ownership loss). */
+  abortAll(runtime: ThreadRuntime): void;
+  extensionHostFactory?: ExtensionHostFactory;
+  extensionPaths?: string[];
+  idleUnloadMs?: number;
+}
+
+/** Loaded threads and their lifecycle. */
+export class ThreadRegistry {
+  readonly threads = new Map<string, ThreadRuntime>();
+  readonly loading = new Map<string, Promise<ThreadRuntime>>();
+  /** Ownership-loss messages, visible after unload until a successful reload. */
+  readonly systemErrors = new Map<string, string>();
+  /** Threads being deleted: loads refuse them. */
+  readonly deleting = new Set<string>();
+  closing = false;
+  private readonly host: RuntimeHost;
+
+  constructor(private readonly options: RegistryOptions) {
+    this.host = {
+      emit: (event) => options.emit(event),
+      broker: options.broker,
+      clock: options.clock,
+      resolveModel: (ref) => options.resolveModel(ref),
+      maybeIdle: (runtime) => this.maybeIdle(runtime),
+      ownershipLost: (runtime, error) => this.ownershipLost(runtime, error),
+    };
+  }
+
+  refuseWhileClosing(): void {
+    if (this.closing) throw new AppServerError("shuttingDown", "The server is shutting down");
+  }
+
+  /** A status for a thread that is not loaded: its ownership-loss error, or `notLoaded`. */
+  unloadedStatus(threadId: string): ThreadStatus {
+    const message = this.systemErrors.get(threadId);
+    return message !== undefined ? { type: "systemError", message } : { type: "notLoaded" };
+  }
+
+  statusOf(threadId: string): ThreadStatus {
+    return this.threads.get(threadId)?.status() ?? this.unloadedStatus(threadId);
+  }
+
+  /** Wraps an owned session as a loaded thread with its extensions and branch settings. */
+  async adopt(
+    session: SessionFile,
+    caller: Caller,
+    project: ProjectSettings,
+    extraWarnings: Warning[] = [],
+  ): Promise<ThreadRuntime> {
+    const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
+      context: { threadId: session.id, cwd: session.header.cwd, mode: caller.clientKind, hasUI: false },
+      extensionPaths: this.options.extensionPaths ?? [],
+    });
+    const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
+    const warnings = [...project.warnings, ...extraWarnings, ...extensions.warnings];
+    const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
+    runtime.projectSettings = project.settings;
+    runtime.trusted = project.trusted;
+    runtime.model = await this.options.resolveModel(settings.model);
+    this.threads.set(session.id, runtime);
+    this.options.locator.remember(session.id, session.path);
+    this.systemErrors.delete(session.id);
+    return runtime;
+  }
+
+  /** Loads and owns a thread, or returns it when already loaded. */
+  async load(threadId: string, caller: Caller): Promise<ThreadRuntime> {
+    this.refuseWhileClosing();
+    if (this.deleting.has(threadId)) {
+      throw new AppServerError("threadNotFound", `Thread ${threadId} is being deleted`);
+    }
+    const loaded = this.threads.get(threadId);
+    if (loaded) return loaded;
+    const inFlight = this.loading.get(threadId);
+    if (inFlight) return inFlight;
+    const found = this.options.locator.find(threadId);
+    if (!found) throw new AppServerError("threadNotFound", `Thread ${threadId} not found`);
+    const promise = (async () => {
+      const session = await SessionFile.openOwned(found.path);
+      try {
+        return await this.adopt(
+          session,
+          caller,
+          await readProjectSettings(this.options.ctx, session.header.cwd),
+        );
+      } catch (error) {
+        session.close();
+        throw error;
+      }
+    })();
+    this.loading.set(threadId, promise);
+    try {
+      const runtime = await promise;
+      runtime.publishStatus();
+      return runtime;
+    } finally {
+      this.loading.delete(threadId);
+    }
+  }
+
+  /** Schedules the unload of a thread with no subscriber and no work. */
+  maybeIdle(runtime: ThreadRuntime): void {
+    if (runtime.closed || runtime.idleTimer) return;
+    const idle = () => runtime.subscribers.length === 0 && !runtime.busy && runtime.queue.length === 0;
+    if (!idle()) return;
+    runtime.idleTimer = this.options.clock.setTimeout(() => {
+      runtime.idleTimer = undefined;
+      if (idle()) void this.unload(runtime);
+    }, this.options.idleUnloadMs ?? IDLE_UNLOAD_MS);
+  }
+
+  /** Releases a thread: its lock, its grants and its extensions. */
+  async unload(runtime: ThreadRuntime): Promise<void> {
+    if (runtime.closed) return;
+    runtime.closed = true;
+    runtime.idleTimer?.cancel();
+    runtime.idleTimer = undefined;
+    this.options.broker.note({ type: "threadClosed", threadId: runtime.id });
+    if (this.threads.get(runtime.id) === runtime) this.threads.delete(runtime.id);
+    runtime.session.close();
+    this.options.emit({
+      audience: "everyone",
+      notification: {
+        method: "thread/status/changed",
+        params: { threadId: runtime.id, status: this.unloadedStatus(runtime.id) },
+      },
+    });
+    try {
+      await runtime.extensions.dispose();
+    } catch (error) {
+      process.stderr.write(`[thread-manager] extension dispose failed: ${(error as Error).message}\n`);
+    }
+  }
+
+  /** Another process took the transcript: stop writing, report, and unload. */
+  ownershipLost(runtime: ThreadRuntime, error: Error): void {
+    if (runtime.closed) return;
+    const message = `Ownership of the session file was lost: ${error.message}`;
+    this.systemErrors.set(runtime.id, message);
+    runtime.toSubscribers({
+      method: "error",
+      params: { threadId: runtime.id, message, code: "threadLockedElsewhere" },
+    });
+    this.options.abortAll(runtime);
+    void this.unload(runtime);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Turns local errors into wire errors. The session store's errors already carry the
+ * spec's code; anything unexpected becomes `internal` rather than leaking a stack.
+ */
+import { AppServerError } from "@knightcode/app-server-protocol";
+
+const STORE_CODES = new Set([
+  "threadLockedElsewhere",
+  "archiveConflict",
+  "threadNotArchived",
+  "invalidCursor",
+  "threadNotFound",
+]);
+
+/** The wire form of any error thrown inside the manager. */
+export function toWireError(error: unknown): AppServerError {
+  if (error instanceof AppServerError) return error;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  // Losing the lock mid-request means another process now owns the transcript.
+  if (code === "ownershipLost") return new AppServerError("threadLockedElsewhere", message);
+  if (typeof code === "string" && STORE_CODES.has(code)) {
+    const data = (error as { data?: Record<string, unknown> }).data;
+    if (code === "archiveConflict" && data && Array.isArray(data.surviving)) {
+      return new AppServerError(code, message, { ...data, survivingFiles: data.surviving });
+    }
+    return new AppServerError(code, message, data);
+  }
+  return new AppServerError("internal", message);
+}
+
+/** Runs `fn`, rethrowing failures as wire errors. */
+export async function wire<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw toWireError(error);
+  }
+}
