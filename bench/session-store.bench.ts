@@ -5,6 +5,7 @@
  * listing of 10,000 < 100 ms.
  */
 import {
+  appendFileSync,
   closeSync,
   mkdirSync,
   mkdtempSync,
@@ -25,6 +26,9 @@ import {
   ThreadLister,
 } from "../packages/session-store/src/index.ts";
 
+/** Section names to run (`append`, `open`, `list`, `history`); none given runs all. */
+const only = process.argv.slice(2);
+const runs = (section: string) => only.length === 0 || only.includes(section);
 const root = mkdtempSync(join(tmpdir(), "kc-bench-session-store-"));
 const usage = {
   input: 1200,
@@ -97,7 +101,7 @@ function writeBigTranscript(path: string, bytes: number): void {
 const results: Record<string, string> = {};
 
 // 1. Append (no fsync), one entry per iteration, then a 100,000-entry run.
-{
+if (runs("append")) {
   const dir = join(root, "append");
   const file = await SessionFile.create({ dir, cwd: "/bench" });
   const entry = {
@@ -123,7 +127,7 @@ const results: Record<string, string> = {};
 }
 
 // 2. Open a 100 MB transcript (read-only and owned).
-{
+if (runs("open")) {
   const dir = join(root, "big");
   mkdirSync(dir);
   const path = join(dir, "big.jsonl");
@@ -144,7 +148,7 @@ const results: Record<string, string> = {};
 }
 
 // 3. List 10,000 transcripts cold (index removed, fresh lister) and warm.
-{
+if (runs("list")) {
   const dir = join(root, "list");
   mkdirSync(dir);
   for (let i = 0; i < 10_000; i++) {
@@ -157,6 +161,7 @@ const results: Record<string, string> = {};
     );
   }
   const lister = new ThreadLister();
+  const active = join(dir, "2026-11-30T00-00-00-000Z_active.jsonl");
   const bench = new Bench({ name: "list", iterations: 5, time: 0, warmupIterations: 0 });
   bench.add(
     "list 10,000 transcripts cold",
@@ -182,6 +187,19 @@ const results: Record<string, string> = {};
       },
     },
   );
+  // Warm, but one thread is active: its transcript grew since the last listing.
+  bench.add(
+    "list 10,000 transcripts warm, one grew",
+    async () => {
+      await lister.list({ dirs: [dir] });
+    },
+    {
+      beforeEach() {
+        appendFileSync(active, userLine(nextId(), null, "one more line"));
+      },
+    },
+  );
+  writeFileSync(active, header(Bun.randomUUIDv7()));
   await bench.run();
   console.table(bench.table());
   const before = lister.counters.filesOpened;
@@ -190,7 +208,7 @@ const results: Record<string, string> = {};
 }
 
 // 4. Page through a 10,000-turn session.
-{
+if (runs("history")) {
   const dir = join(root, "turns");
   const file = await SessionFile.create({ dir, cwd: "/bench" });
   for (let i = 0; i < 10_000; i++) {

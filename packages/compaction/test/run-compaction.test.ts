@@ -285,6 +285,10 @@ describe("runCompaction", () => {
     if (outcome.status !== "compacted") throw new Error(JSON.stringify(outcome));
     const entry = outcome.entry as CompactionEntry;
     expect(entry.firstKeptEntryId).toBe(entry.id);
+    expect(entry.id).toMatch(/^[0-9a-f]{8}$/);
+    // Written through the store's explicit ID option: on disk the entry names itself too.
+    const onDisk = (await SessionFile.openReadOnly(file.path)).getEntry(entry.id);
+    expect(onDisk).toMatchObject({ type: "compaction", firstKeptEntryId: entry.id });
     expect(file.context().messages.map((m) => m.role)).toEqual(["compactionSummary"]);
     file.append({ type: "message", message: user(400) });
     file.append({ type: "message", message: assistant(400) });

@@ -3,8 +3,8 @@
  * for unchanged ones, read only new or changed ones (at most 64 open at a time).
  */
 import { readdirSync, statSync } from "node:fs";
-import { open, readFile } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { type FileHandle, open, readFile } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 import {
   type IndexRecord,
   type LoadedIndex,
@@ -16,6 +16,28 @@ import { readHeader, scanAppended, scanTranscript } from "./transcript-scan.ts";
 
 /** How many transcripts a scan keeps open at once. */
 export const MAX_OPEN_TRANSCRIPTS = 64;
+
+/**
+ * A long-lived lister keeps growth of known transcripts (an active thread's appends) in
+ * memory and rewrites the index only once this many grown bytes are unsaved, or when
+ * anything else changed. Another process pays at most this much in tail reads.
+ */
+export const MAX_UNSAVED_GROWTH_BYTES = 1024 * 1024;
+
+/**
+ * How a scan reads files (read-only). Every file a scan reads goes through one of
+ * these, so a test can count how many are open at once: a file is open from the
+ * `readFile` call until it settles, or from `open` until the handle is closed.
+ */
+export interface ScanIo {
+  /** Reads a whole new or changed transcript. */
+  readFile(path: string): Promise<Buffer>;
+  /** Opens a file for a partial read: the tail of a transcript that grew, a parent's header. */
+  open(path: string): Promise<FileHandle>;
+}
+
+/** The real filesystem. */
+export const defaultScanIo: ScanIo = { readFile: (path) => readFile(path), open: (path) => open(path, "r") };
 
 /** One transcript as a listing shows it. */
 export interface SessionSummary {
@@ -86,11 +108,12 @@ async function rescanTail(
   file: Pending,
   cached: IndexRecord,
   counters: ListingCounters,
+  io: ScanIo,
 ): Promise<IndexRecord | undefined> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   let tail: Buffer;
   try {
-    handle = await open(path, "r");
+    handle = await io.open(path);
     const length = file.size - cached.size + 1;
     tail = Buffer.alloc(length);
     const { bytesRead } = await handle.read(tail, 0, length, cached.size - 1);
@@ -125,29 +148,55 @@ async function rescanTail(
 export interface IndexMemo {
   key: string;
   records: Map<string, IndexRecord>;
+  /** Summaries made from these records (reused while a record is unchanged), and the last result. */
+  summaries?: Map<IndexRecord, SessionSummary>;
+  out?: readonly SessionSummary[];
+  /** Bytes transcripts grew by since the index file was last written (newer records live only here). */
+  unsavedGrowth?: number;
 }
 
-function indexFileKey(dir: string): string | undefined {
+function toSummary(dir: string, name: string, record: IndexRecord, archived: boolean): SessionSummary {
+  return Object.freeze({
+    id: record.id!,
+    path: `${dir}${sep}${name}`,
+    cwd: record.cwd ?? "",
+    title: record.title,
+    name: record.name,
+    createdAt: record.createdAt ?? new Date(record.mtimeMs).toISOString(),
+    updatedAt: new Date(record.mtimeMs).toISOString(),
+    parentSession: record.parentSession,
+    forkedFromId: record.forkedFromId,
+    archived,
+    sizeBytes: record.size,
+  });
+}
+
+/** Identifies the index file as it is on disk; a directory without one (say, read-only) has a key too. */
+function indexFileKey(dir: string): string {
   const st = statSync(join(dir, THREAD_INDEX_FILE), { throwIfNoEntry: false });
-  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : undefined;
+  return st ? `${st.size}:${st.mtimeMs}:${st.ino}` : "none";
 }
 
 /**
- * Scans one directory and returns its summaries (unsorted). A missing directory has
- * none. `memos` (per directory) lets a long-lived lister skip re-parsing an index it wrote.
+ * Scans one directory and returns its summaries (unsorted, frozen). A missing directory
+ * has none. `memos` (per directory) lets a long-lived lister skip re-parsing an index it
+ * wrote; when nothing changed it returns the very array of the previous scan. At most
+ * `MAX_OPEN_TRANSCRIPTS` files are open at once, all through `io`.
  */
 export async function scanDirectory(
   dir: string,
   archived: boolean,
   counters: ListingCounters,
   memos?: Map<string, IndexMemo>,
-): Promise<SessionSummary[]> {
+  io: ScanIo = defaultScanIo,
+): Promise<readonly SessionSummary[]> {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
+    names = readdirSync(dir);
   } catch {
     return [];
   }
+  const prefix = `${dir}${sep}`;
   const memo = memos?.get(dir);
   const key = memo ? indexFileKey(dir) : undefined;
   const loaded: LoadedIndex =
@@ -157,8 +206,12 @@ export async function scanDirectory(
   const next = new Map<string, IndexRecord>();
   const pending: Pending[] = [];
   let changed = loaded.rebuildReason !== undefined;
+  /** Anything beyond known transcripts growing: such changes are written to the index at once. */
+  let structural = changed;
+  let grownBytes = 0;
   for (const name of names) {
-    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    if (!name.endsWith(".jsonl")) continue;
+    const st = statSync(prefix + name, { throwIfNoEntry: false });
     if (!st?.isFile()) continue;
     const cached = previous.get(name);
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs && cached.ino === st.ino) {
@@ -173,21 +226,24 @@ export async function scanDirectory(
         grownFrom: grew ? cached : undefined,
       });
       changed = true;
+      if (!grew) structural = true;
     }
   }
-  if (next.size + pending.length !== previous.size) changed = true;
+  if (next.size + pending.length !== previous.size) changed = structural = true;
 
   await mapLimited(pending, MAX_OPEN_TRANSCRIPTS, async (file) => {
     if (file.grownFrom) {
-      const record = await rescanTail(join(dir, file.name), file, file.grownFrom, counters);
+      const record = await rescanTail(prefix + file.name, file, file.grownFrom, counters, io);
       if (record) {
         next.set(file.name, record);
+        grownBytes += file.size - file.grownFrom.size;
         return;
       }
     }
+    structural = true;
     let buf: Buffer;
     try {
-      buf = await readFile(join(dir, file.name));
+      buf = await io.readFile(prefix + file.name);
     } catch {
       return;
     }
@@ -226,7 +282,7 @@ export async function scanDirectory(
       ? record.parentSession
       : resolve(dir, record.parentSession);
     counters.filesOpened++;
-    let parent = await readHeader(parentPath);
+    let parent = await readHeader(parentPath, io);
     if (!parent) {
       // The parent may have been archived or unarchived since the fork was made.
       const alt =
@@ -234,36 +290,42 @@ export async function scanDirectory(
           ? join(dirname(dirname(parentPath)), basename(parentPath))
           : join(dirname(parentPath), "archive", basename(parentPath));
       counters.filesOpened++;
-      parent = await readHeader(alt);
+      parent = await readHeader(alt, io);
     }
     if (parent) record.forkedFromId = parent.id;
     record.forkResolved = true;
-    changed = true;
+    changed = structural = true;
   }
 
-  if (changed && !saveThreadIndex(dir, next)) counters.indexWriteFailures++;
-  if (memos) {
-    const written = indexFileKey(dir);
-    if (written === undefined || (changed && written === key)) memos.delete(dir);
-    else memos.set(dir, { key: written, records: next });
+  let saved = false;
+  let unsaved = (memo && key === memo.key ? (memo.unsavedGrowth ?? 0) : 0) + grownBytes;
+  if (changed && (structural || !memos || unsaved > MAX_UNSAVED_GROWTH_BYTES)) {
+    saved = saveThreadIndex(dir, next);
+    if (saved) unsaved = 0;
+    else counters.indexWriteFailures++;
   }
 
+  const previousSummaries = memo?.summaries;
+  const summaries = new Map<IndexRecord, SessionSummary>();
   const out: SessionSummary[] = [];
+  let reused = 0;
   for (const [name, record] of next) {
     if (record.invalid || record.id === undefined) continue;
-    out.push({
-      id: record.id,
-      path: join(dir, name),
-      cwd: record.cwd ?? "",
-      title: record.title,
-      name: record.name,
-      createdAt: record.createdAt ?? new Date(record.mtimeMs).toISOString(),
-      updatedAt: new Date(record.mtimeMs).toISOString(),
-      parentSession: record.parentSession,
-      forkedFromId: record.forkedFromId,
-      archived,
-      sizeBytes: record.size,
-    });
+    let summary = previousSummaries?.get(record);
+    // A record object is only ever reused under its own name, in this directory.
+    if (summary?.archived === archived) reused++;
+    else summary = toSummary(dir, name, record, archived);
+    summaries.set(record, summary);
+    out.push(summary);
   }
-  return out;
+  const unchanged =
+    !changed && memo?.out !== undefined && reused === out.length && reused === memo.out.length;
+  // Not frozen (freezing a large array is slow); callers get it as readonly and must not mutate it.
+  const result: readonly SessionSummary[] = unchanged ? memo!.out! : out;
+  if (memos) {
+    // Keyed by the index file as it is on disk now: while nobody rewrites it, these newer records stand.
+    const fileKey = saved || key === undefined ? indexFileKey(dir) : key;
+    memos.set(dir, { key: fileKey, records: next, summaries, out: result, unsavedGrowth: unsaved });
+  }
+  return result;
 }

@@ -7,8 +7,14 @@ export {
   projectSession,
   toModelMessages,
 } from "./context.ts";
-export type { IndexMemo, ListingCounters, SessionSummary } from "./directory-scan.ts";
-export { createListingCounters, MAX_OPEN_TRANSCRIPTS, scanDirectory } from "./directory-scan.ts";
+export type { IndexMemo, ListingCounters, ScanIo, SessionSummary } from "./directory-scan.ts";
+export {
+  createListingCounters,
+  defaultScanIo,
+  MAX_OPEN_TRANSCRIPTS,
+  MAX_UNSAVED_GROWTH_BYTES,
+  scanDirectory,
+} from "./directory-scan.ts";
 export type {
   AgentMessage,
   ApprovalMode,
@@ -71,8 +77,9 @@ export {
 } from "./locations.ts";
 export type { LockInfo } from "./lock.ts";
 export { isPidAlive, lockPathFor, processStartTime, readLockInfo, SessionLock } from "./lock.ts";
-export type { CreateSessionOptions } from "./session-file.ts";
+export type { AppendOptions, CreateSessionOptions } from "./session-file.ts";
 export { SessionFile } from "./session-file.ts";
+export { ENTRY_ID_PATTERN } from "./session-file-io.ts";
 export type { IndexRecord, LoadedIndex } from "./thread-index.ts";
 export { loadThreadIndex, MAX_INDEX_BYTES, saveThreadIndex, THREAD_INDEX_FILE } from "./thread-index.ts";
 export type { ListPage, ListQuery, ThreadListerOptions } from "./thread-lister.ts";

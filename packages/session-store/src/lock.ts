@@ -93,11 +93,17 @@ export class SessionLock {
   readonly info: LockInfo;
   #ino: number;
   #dev: number;
+  /**
+   * The lock file stays open while held: its inode cannot be freed and handed to a
+   * successor's lock file, so comparing inode numbers tells our lock from a new one.
+   */
+  #fd: number;
   #released = false;
 
-  private constructor(lockPath: string, info: LockInfo, ino: number, dev: number) {
+  private constructor(lockPath: string, info: LockInfo, fd: number, ino: number, dev: number) {
     this.lockPath = lockPath;
     this.info = info;
+    this.#fd = fd;
     this.#ino = ino;
     this.#dev = dev;
   }
@@ -146,9 +152,10 @@ export class SessionLock {
         writeSync(fd, JSON.stringify(info));
         const st = fstatSync(fd);
         heldHere.add(lockPath);
-        return new SessionLock(lockPath, info, st.ino, st.dev);
-      } finally {
+        return new SessionLock(lockPath, info, fd, st.ino, st.dev);
+      } catch (error) {
         closeSync(fd);
+        throw error;
       }
     }
     throw new ThreadLockedElsewhereError(realPath, { reason: "contended" });
@@ -191,6 +198,7 @@ export class SessionLock {
         // Already gone: nothing left to release.
       }
     }
+    closeSync(this.#fd);
   }
 
   /** `using` support: releases the lock. */
@@ -242,9 +250,15 @@ function takeOver(lockPath: string, stale: LockInfo | undefined, realPath: strin
     throw new ThreadLockedElsewhereError(realPath, { reason: "takeoverInProgress" });
   }
   try {
+    // A token of its own, so a contender removing a stale guard never removes this one by mistake.
     writeSync(
       fd,
-      JSON.stringify({ pid: process.pid, host: HOST, startedAt: PROCESS_STARTED_AT, token: "guard" }),
+      JSON.stringify({
+        pid: process.pid,
+        host: HOST,
+        startedAt: PROCESS_STARTED_AT,
+        token: crypto.randomUUID(),
+      }),
     );
     closeSync(fd);
     removeIfUnchanged(lockPath, stale);

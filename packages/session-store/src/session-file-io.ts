@@ -2,14 +2,117 @@
  * Disk steps of an owned transcript beyond plain appends: whole writes, setting a
  * torn tail aside, and rewriting an old-version file in the current version.
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { type ParsedSession, serializeLine } from "./format.ts";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "./entries.ts";
+import { InvalidSessionError, ThreadNotFoundError } from "./errors.ts";
+import { MissingHeaderError, type ParsedSession, parseSessionBytes, serializeLine } from "./format.ts";
+
+/** An entry ID as the store writes it. */
+export const ENTRY_ID_PATTERN = /^[0-9a-f]{8}$/;
+
+/** Throws `RangeError` unless `id` is 8 lowercase hex chars not used by an entry in `taken`. */
+export function checkNewEntryId(id: unknown, taken: { has(id: string): boolean }): asserts id is string {
+  if (typeof id !== "string" || !ENTRY_ID_PATTERN.test(id)) {
+    throw new RangeError(`entry id must be 8 lowercase hex chars, got ${JSON.stringify(id)}`);
+  }
+  if (taken.has(id)) throw new RangeError(`entry id ${id} is already used in this session`);
+}
+
+/** The real path of a transcript; `ThreadNotFoundError` when it does not exist. */
+export function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ThreadNotFoundError(path);
+    throw error;
+  }
+}
+
+/** Parses a transcript's bytes; `InvalidSessionError` when it has no session header. */
+export function parseOrThrow(path: string, bytes: Uint8Array): ParsedSession {
+  try {
+    return parseSessionBytes(bytes);
+  } catch (error) {
+    if (error instanceof MissingHeaderError) throw new InvalidSessionError(path, error.message);
+    throw error;
+  }
+}
+
+/** Makes a directory's entries (a created, renamed or moved file name) durable. Best effort where unsupported. */
+export function fsyncDir(dir: string): void {
+  let fd: number;
+  try {
+    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // Some filesystems refuse fsync on directories; the file data itself was synced.
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Writes all of `data` at the file's end; a regular file takes it in one `write`. */
 export function writeAll(fd: number, data: Buffer): void {
   let offset = 0;
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+}
+
+/** Flags of an owned transcript's writer. */
+export const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
+
+/**
+ * Creates a transcript that must not exist yet (O_EXCL) and writes its header durably,
+ * name included. Returns the open writer and the parsed state of the new file.
+ */
+export function createTranscriptFile(
+  realPath: string,
+  header: SessionHeader,
+): { fd: number; parsed: ParsedSession } {
+  const fd = openSync(realPath, APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL, 0o644);
+  try {
+    const line = Buffer.from(serializeLine(header));
+    writeAll(fd, line);
+    fsyncSync(fd);
+    // The new name must survive a power loss too, not only the header bytes.
+    fsyncDir(dirname(realPath));
+    const parsed: ParsedSession = {
+      header,
+      entries: [],
+      lineBytes: [],
+      sourceVersion: CURRENT_SESSION_VERSION,
+      headerBytes: line.length,
+      validBytes: line.length,
+      tornTail: undefined,
+      missingFinalNewline: false,
+      skippedLines: 0,
+    };
+    return { fd, parsed };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** Moves a torn last line into a sibling file (durably), then cuts it off the transcript. Returns the sibling's path. */
+export function setTornTailAside(fd: number, realPath: string, parsed: ParsedSession): string {
+  const saved = saveTornTail(realPath, parsed.tornTail!);
+  ftruncateSync(fd, parsed.validBytes);
+  fsyncSync(fd);
+  return saved;
 }
 
 /** Keeps the bytes of a torn last line in a sibling file instead of destroying them. */
@@ -32,6 +135,8 @@ export function saveTornTail(realPath: string, torn: Uint8Array): string {
     } finally {
       closeSync(fd);
     }
+    // The sibling's name must be durable before the transcript is truncated.
+    fsyncDir(dirname(realPath));
     return target;
   }
 }
@@ -54,5 +159,6 @@ export function rewriteMigrated(realPath: string, parsed: ParsedSession): void {
     closeSync(fd);
   }
   renameSync(temp, realPath);
+  fsyncDir(dirname(realPath));
   parsed.missingFinalNewline = false;
 }

@@ -4,7 +4,6 @@
  */
 import {
   closeSync,
-  constants,
   fstatSync,
   fsyncSync,
   ftruncateSync,
@@ -16,18 +15,20 @@ import {
 import { join } from "node:path";
 import { buildSessionContext, type SessionContext } from "./context.ts";
 import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
-import { InvalidSessionError, ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
-import {
-  createEntryId,
-  createSessionId,
-  MissingHeaderError,
-  type ParsedSession,
-  parseSessionBytes,
-  serializeLine,
-} from "./format.ts";
+import { ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
+import { createEntryId, createSessionId, type ParsedSession, serializeLine } from "./format.ts";
 import { sessionFileName } from "./locations.ts";
 import { SessionLock } from "./lock.ts";
-import { rewriteMigrated, saveTornTail, writeAll } from "./session-file-io.ts";
+import {
+  APPEND_FLAGS,
+  checkNewEntryId,
+  createTranscriptFile,
+  parseOrThrow,
+  realPathOf,
+  rewriteMigrated,
+  setTornTailAside,
+  writeAll,
+} from "./session-file-io.ts";
 
 /** Options of `SessionFile.create`. */
 export interface CreateSessionOptions {
@@ -44,29 +45,15 @@ export interface CreateSessionOptions {
   now?: Date;
 }
 
-function errno(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
+/** Options of `SessionFile.append`. */
+export interface AppendOptions {
+  /**
+   * The new entry's ID, chosen before the write (see `reserveEntryId`) so the entry
+   * can name itself, as a retain-none compaction's `firstKeptEntryId` does. Must be
+   * 8 lowercase hex chars and not used by any entry of the file.
+   */
+  id?: string;
 }
-
-function realPathOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch (error) {
-    if (errno(error) === "ENOENT") throw new ThreadNotFoundError(path);
-    throw error;
-  }
-}
-
-function parseOrThrow(path: string, bytes: Uint8Array): ParsedSession {
-  try {
-    return parseSessionBytes(bytes);
-  } catch (error) {
-    if (error instanceof MissingHeaderError) throw new InvalidSessionError(path, error.message);
-    throw error;
-  }
-}
-
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 
 /** A session transcript opened for reading, or owned for appending. */
 export class SessionFile {
@@ -92,6 +79,10 @@ export class SessionFile {
   #lock: SessionLock | undefined;
   #fd: number | undefined;
   #needsNewline: boolean;
+  /** Bytes of the file that hold complete lines: where a failed write is cut back to. */
+  #size: number;
+  /** IDs handed out by `reserveEntryId` and not yet appended. */
+  #reserved = new Set<string>();
   #closed = false;
 
   private constructor(init: {
@@ -100,6 +91,8 @@ export class SessionFile {
     parsed: ParsedSession;
     lock?: SessionLock;
     fd?: number;
+    /** Current size of the owned file (defaults to the parsed valid bytes). */
+    size?: number;
     tornTailSavedTo?: string;
   }) {
     this.path = init.path;
@@ -120,6 +113,7 @@ export class SessionFile {
     this.#lock = init.lock;
     this.#fd = init.fd;
     this.#needsNewline = init.parsed.missingFinalNewline && init.parsed.tornTail === undefined;
+    this.#size = init.size ?? init.parsed.validBytes;
   }
 
   /** Creates a new transcript (never overwriting one), owns it and writes its header durably. */
@@ -139,25 +133,7 @@ export class SessionFile {
     const realPath = join(realpathSync(options.dir), name);
     const lock = SessionLock.acquire(realPath);
     try {
-      const fd = openSync(
-        realPath,
-        constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL,
-        0o644,
-      );
-      const line = Buffer.from(serializeLine(header));
-      writeAll(fd, line);
-      fsyncSync(fd);
-      const parsed: ParsedSession = {
-        header,
-        entries: [],
-        lineBytes: [],
-        sourceVersion: CURRENT_SESSION_VERSION,
-        headerBytes: line.length,
-        validBytes: line.length,
-        tornTail: undefined,
-        missingFinalNewline: false,
-        skippedLines: 0,
-      };
+      const { fd, parsed } = createTranscriptFile(realPath, header);
       return new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
     } catch (error) {
       lock.release();
@@ -175,14 +151,9 @@ export class SessionFile {
       if (fstatSync(fd).nlink > 1) {
         throw new ThreadLockedElsewhereError(realPath, { reason: "hardLinked" });
       }
-      const bytes = readFileSync(realPath);
-      const parsed = parseOrThrow(realPath, bytes);
+      const parsed = parseOrThrow(realPath, readFileSync(realPath));
       let tornTailSavedTo: string | undefined;
-      if (parsed.tornTail !== undefined) {
-        tornTailSavedTo = saveTornTail(realPath, parsed.tornTail);
-        ftruncateSync(fd, parsed.validBytes);
-        fsyncSync(fd);
-      }
+      if (parsed.tornTail !== undefined) tornTailSavedTo = setTornTailAside(fd, realPath, parsed);
       if (parsed.sourceVersion < CURRENT_SESSION_VERSION) {
         closeSync(fd);
         fd = undefined;
@@ -195,11 +166,14 @@ export class SessionFile {
         parsed,
         lock,
         fd,
+        size: fstatSync(fd).size,
         ...(tornTailSavedTo ? { tornTailSavedTo } : {}),
       });
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
       lock.release();
+      // Moved or deleted between resolving the path and taking its lock (an archive won the race).
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ThreadNotFoundError(path);
       throw error;
     }
   }
@@ -304,24 +278,45 @@ export class SessionFile {
   }
 
   /**
+   * A fresh entry ID for a later `append(entry, { id })`: 8 hex chars used by no entry
+   * of the file and by no earlier reservation still unused. Writes nothing.
+   */
+  reserveEntryId(): string {
+    const id = createEntryId({
+      has: (candidate) => this.#byId.has(candidate) || this.#reserved.has(candidate),
+    });
+    this.#reserved.add(id);
+    return id;
+  }
+
+  /**
    * Appends one entry as a child of the leaf and moves the leaf to it: one `write`,
    * no fsync (call `sync` at durability points). Re-checks ownership first.
+   * `options.id` (or, for older callers, an `id` inside `input`) sets the entry's ID;
+   * it must be 8 lowercase hex chars unused in the file, else `RangeError` and nothing
+   * is written. A write that fails part way is cut back, so no partial line stays.
    */
-  append(input: NewEntry): SessionEntry {
+  append(input: NewEntry, options: AppendOptions = {}): SessionEntry {
     const fd = this.#writableFd();
+    const { type, timestamp, id: inlineId, ...rest } = input as NewEntry & Record<string, unknown>;
+    const chosen = options.id ?? inlineId;
+    if (options.id !== undefined && inlineId !== undefined && inlineId !== options.id) {
+      throw new RangeError(`entry id ${String(inlineId)} differs from options.id ${options.id}`);
+    }
+    if (chosen !== undefined) checkNewEntryId(chosen, this.#byId);
     this.#lock!.verify();
-    const { type, timestamp, ...rest } = input as NewEntry & Record<string, unknown>;
     const entry = {
       type,
-      id: createEntryId(this.#byId),
+      id: chosen ?? createEntryId({ has: (c) => this.#byId.has(c) || this.#reserved.has(c) }),
       parentId: this.#leafId,
       timestamp: timestamp ?? new Date().toISOString(),
       ...rest,
     } as SessionEntry;
     const line = serializeLine(entry);
     const data = Buffer.from(this.#needsNewline ? `\n${line}` : line);
-    writeAll(fd, data);
+    this.#write(fd, data);
     this.#needsNewline = false;
+    this.#reserved.delete(entry.id);
     this.#entries.push(entry);
     this.#lineBytes.push(data.length);
     this.#byId.set(entry.id, entry);
@@ -335,7 +330,7 @@ export class SessionFile {
     const fd = this.#writableFd();
     this.#lock!.verify();
     const lines = entries.map((entry) => Buffer.from(serializeLine(entry)));
-    writeAll(fd, Buffer.concat(lines));
+    this.#write(fd, Buffer.concat(lines));
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!;
       this.#entries.push(entry);
@@ -365,6 +360,28 @@ export class SessionFile {
   /** `using` support: closes the file. */
   [Symbol.dispose](): void {
     this.close();
+  }
+
+  /**
+   * One whole write at the end. If it fails part way (disk full, file size limit),
+   * the partial bytes are cut off so the next append cannot glue onto a torn line;
+   * if even that fails, the next append starts on a new line.
+   */
+  #write(fd: number, data: Buffer): void {
+    // Unknown after a cut-back that failed: the file's real end is the start of this write.
+    if (this.#size < 0) this.#size = fstatSync(fd).size;
+    try {
+      writeAll(fd, data);
+    } catch (error) {
+      try {
+        ftruncateSync(fd, this.#size);
+      } catch {
+        this.#needsNewline = true;
+        this.#size = -1;
+      }
+      throw error;
+    }
+    this.#size += data.length;
   }
 
   #writableFd(): number {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_TITLE_CHARS } from "./transcript-scan.ts";
 
 /** File name of the listing cache inside each transcript directory. */
 export const THREAD_INDEX_FILE = ".thread-index.json";
@@ -39,10 +40,23 @@ export interface LoadedIndex {
   rebuildReason: "missing" | "corrupt" | "invalid" | "oversized" | undefined;
 }
 
+const STRING_FIELDS = ["id", "cwd", "createdAt", "parentSession", "forkedFromId"] as const;
+/** Fields that must stay bounded: an index never carries whole messages into a listing. */
+const TITLE_FIELDS = ["title", "firstUserText", "name"] as const;
+
 function isRecord(value: unknown): value is IndexRecord {
-  if (typeof value !== "object" || value === null) return false;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const r = value as Record<string, unknown>;
-  return typeof r.size === "number" && typeof r.mtimeMs === "number" && typeof r.ino === "number";
+  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.ino !== "number") return false;
+  for (const key of STRING_FIELDS) if (r[key] !== undefined && typeof r[key] !== "string") return false;
+  for (const key of TITLE_FIELDS) {
+    const text = r[key];
+    if (text !== undefined && (typeof text !== "string" || text.length > MAX_TITLE_CHARS)) return false;
+  }
+  if (r.invalid !== undefined && typeof r.invalid !== "boolean") return false;
+  if (r.forkResolved !== undefined && typeof r.forkResolved !== "boolean") return false;
+  // A transcript's record names its thread; only a non-transcript's record may lack an ID.
+  return r.invalid === true || typeof r.id === "string";
 }
 
 /** Loads a directory's index; a missing, corrupt, invalid or oversized one yields an empty map and a reason. */

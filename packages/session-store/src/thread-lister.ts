@@ -8,6 +8,7 @@ import {
   createListingCounters,
   type IndexMemo,
   type ListingCounters,
+  type ScanIo,
   type SessionSummary,
   scanDirectory,
 } from "./directory-scan.ts";
@@ -54,7 +55,12 @@ interface Snapshot {
 export interface ThreadListerOptions {
   /** Injectable clock (Unix ms) for snapshot expiry. */
   now?: () => number;
+  /** How transcripts are opened (tests count open files through it). */
+  io?: ScanIo;
 }
+
+/** Sorted listings kept for reuse while no directory changed, per (archived, dirs). */
+const MAX_SORTED_LISTINGS = 8;
 
 /** Lists subdirectories of the per-project layout root (`<agent-dir>/sessions`). */
 export function projectSessionDirs(root: string): string[] {
@@ -86,6 +92,45 @@ function compareSummaries(a: SessionSummary, b: SessionSummary): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+/** Above this many added or removed summaries a listing is sorted from scratch. */
+const MAX_INCREMENTAL_CHANGES = 64;
+
+/**
+ * The previous sorted listing with the summaries that left removed and the new ones
+ * inserted in order; a new array (snapshots may hold the old one). Undefined when too
+ * much changed. `before` and `after` are per-directory parts in the same directory order.
+ */
+function resorted(
+  sorted: readonly SessionSummary[],
+  before: readonly (readonly SessionSummary[])[],
+  after: readonly (readonly SessionSummary[])[],
+): SessionSummary[] | undefined {
+  const removed = new Set<SessionSummary>();
+  const added: SessionSummary[] = [];
+  for (let i = 0; i < after.length; i++) {
+    const was = before[i]!;
+    const now = after[i]!;
+    if (was === now) continue;
+    const wasSet = new Set(was);
+    const nowSet = new Set(now);
+    for (const s of now) if (!wasSet.has(s)) added.push(s);
+    for (const s of was) if (!nowSet.has(s)) removed.add(s);
+    if (added.length + removed.size > MAX_INCREMENTAL_CHANGES) return undefined;
+  }
+  const out = removed.size > 0 ? sorted.filter((s) => !removed.has(s)) : sorted.slice();
+  for (const summary of added) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareSummaries(out[mid]!, summary) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, summary);
+  }
+  return out;
+}
+
 /** Lists threads through the per-directory index, with continuation snapshots and counters. */
 export class ThreadLister {
   /** Cumulative counters for `server/diagnostics`. */
@@ -95,23 +140,56 @@ export class ThreadLister {
   /** Last seen location of each thread, so lookups by ID need not rescan. */
   #locations = new Map<string, SessionSummary>();
   #indexMemos = new Map<string, IndexMemo>();
+  /** The last result of each scanned directory: an identical array means nothing changed there. */
+  #lastScan = new Map<string, readonly SessionSummary[]>();
+  #sorted = new Map<
+    string,
+    { parts: readonly (readonly SessionSummary[])[]; sorted: readonly SessionSummary[] }
+  >();
+  #io: ScanIo | undefined;
 
   constructor(options: ThreadListerOptions = {}) {
     this.#now = options.now ?? Date.now;
+    this.#io = options.io;
   }
 
   /** Summaries of every transcript in the directories (live or archived), unsorted and unfiltered. */
   async scan(dirs: readonly string[], archived: boolean): Promise<SessionSummary[]> {
-    const all: SessionSummary[] = [];
-    // One directory at a time keeps open files and memory bounded.
+    return (await this.#scanParts(dirs, archived)).flat();
+  }
+
+  /** Each directory's summaries, scanned one directory after another (bounded open files and memory). */
+  async #scanParts(dirs: readonly string[], archived: boolean): Promise<(readonly SessionSummary[])[]> {
+    const parts: (readonly SessionSummary[])[] = [];
     for (const dir of dirs) {
       const target = archived ? join(dir, ARCHIVE_DIR_NAME) : dir;
-      for (const summary of await scanDirectory(target, archived, this.counters, this.#indexMemos)) {
-        all.push(summary);
-        this.#locations.set(summary.id, summary);
+      const part = await scanDirectory(target, archived, this.counters, this.#indexMemos, this.#io);
+      if (this.#lastScan.get(target) !== part) {
+        for (const summary of part) this.#locations.set(summary.id, summary);
+        this.#lastScan.set(target, part);
       }
+      parts.push(part);
     }
-    return all;
+    return parts;
+  }
+
+  /** Every summary of the directories, newest first; reuses the last sort while no directory changed. */
+  async #sortedListing(dirs: readonly string[], archived: boolean): Promise<readonly SessionSummary[]> {
+    const parts = await this.#scanParts(dirs, archived);
+    const key = JSON.stringify([archived, dirs]);
+    const cached = this.#sorted.get(key);
+    if (cached && cached.parts.length === parts.length && cached.parts.every((p, i) => p === parts[i])) {
+      return cached.sorted;
+    }
+    // Snapshots are immutable by contract (readonly, never handed out); freezing 10,000 entries is slow.
+    // A few changed threads (an active one) are moved into place instead of sorting everything again.
+    const sorted: readonly SessionSummary[] =
+      (cached && cached.parts.length === parts.length && resorted(cached.sorted, cached.parts, parts)) ||
+      parts.flat().sort(compareSummaries);
+    this.#sorted.delete(key);
+    this.#sorted.set(key, { parts, sorted });
+    if (this.#sorted.size > MAX_SORTED_LISTINGS) this.#sorted.delete(this.#sorted.keys().next().value!);
+    return sorted;
   }
 
   /** One page of threads, newest first. A cursor continues its snapshot without rescanning. */
@@ -133,10 +211,8 @@ export class ThreadLister {
       offset = parsed.offset;
       snapshotId = parsed.snapshotId;
     } else {
-      const scanned = await this.scan(query.dirs, query.archived === true);
-      summaries = Object.freeze(
-        scanned.filter((s) => query.cwd === undefined || s.cwd === query.cwd).sort(compareSummaries),
-      );
+      const sorted = await this.#sortedListing(query.dirs, query.archived === true);
+      summaries = query.cwd === undefined ? sorted : sorted.filter((s) => s.cwd === query.cwd);
     }
     const limit = Math.max(1, Math.floor(query.limit ?? DEFAULT_LIST_LIMIT));
     const budget = query.maxBytes ?? MAX_RESPONSE_BYTES - ENVELOPE_RESERVE_BYTES;

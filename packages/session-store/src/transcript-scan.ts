@@ -2,7 +2,7 @@
  * What a listing needs from one transcript, found without parsing every line: the
  * header, the latest session name and the first user text.
  */
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import type { SessionHeader } from "./entries.ts";
 import { parseHeaderLine } from "./format.ts";
 
@@ -109,11 +109,17 @@ export function scanAppended(tail: Buffer): AppendedFacts {
   return { nameChanged: latest.found, name: latest.name, firstUserText: firstUserText(tail, 0) };
 }
 
-/** Reads only a transcript's header (first line, at most 64 KiB); undefined when unreadable or not a session. */
-export async function readHeader(path: string): Promise<SessionHeader | undefined> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+/**
+ * Reads only a transcript's header (first line, at most 64 KiB); undefined when
+ * unreadable or not a session. `io.open` replaces the plain read-only open (scans pass theirs).
+ */
+export async function readHeader(
+  path: string,
+  io: { open(path: string): Promise<FileHandle> } = { open: (p) => open(p, "r") },
+): Promise<SessionHeader | undefined> {
+  let handle: FileHandle | undefined;
   try {
-    handle = await open(path, "r");
+    handle = await io.open(path);
     const chunk = Buffer.alloc(64 * 1024);
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, 0);
     return parseHeaderLine(chunk.toString("utf8", 0, bytesRead));

@@ -53,7 +53,16 @@ describe("crash safety", () => {
         if (line !== "done") acked.push(Number(line));
       }
 
+      // Whatever follows the last newline is the torn line (if the kill tore one): it must be kept aside whole.
+      const raw = readFileSync(path);
+      const tornBytes = raw.subarray(raw.lastIndexOf(0x0a) + 1);
       const owner = await SessionFile.openOwned(path);
+      if (tornBytes.length > 0 && owner.tornTailSavedTo === undefined) {
+        // Cut exactly before its newline: a complete entry, kept as the last one.
+        expect(owner.entries.at(-1)).toEqual(JSON.parse(tornBytes.toString("utf8")));
+      } else if (tornBytes.length > 0) {
+        expect(readFileSync(owner.tornTailSavedTo!).equals(tornBytes)).toBe(true);
+      }
       const present = numbers(owner);
       const lastAcked = acked.at(-1) ?? next - 1;
       for (const n of acked) expect(present).toContain(n);

@@ -1,10 +1,20 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
   isPidAlive,
   lockPathFor,
+  OwnershipLostError,
   processStartTime,
   readLockInfo,
   SessionFile,
@@ -170,5 +180,28 @@ describe("ownership", () => {
     expect(lock.held).toBe(false);
     lock.release();
     expect(readFileSync(lock.lockPath, "utf8")).toBe("{}");
+  });
+
+  test("a lock removed and re-created by another owner is lost, even when the new lock file reuses the inode", async () => {
+    await using dir = tempDir();
+    using file = await SessionFile.create({ dir: dir.path, cwd: "/p" });
+    file.append({ type: "custom", customType: "a" });
+    const lockPath = lockPathFor(file.realPath);
+    const size = statSync(file.path).size;
+    // Another process takes over (unlink, then an O_EXCL create); filesystems such as ext4
+    // hand the freed inode number straight to the new file.
+    for (let i = 0; i < 20; i++) {
+      rmSync(lockPath);
+      writeFileSync(lockPath, JSON.stringify({ pid: 1, host: "elsewhere", startedAt: 0, token: `t${i}` }), {
+        flag: "wx",
+      });
+      expect(() => file.append({ type: "custom", customType: "b" })).toThrow(OwnershipLostError);
+      expect(() => file.sync()).toThrow(OwnershipLostError);
+    }
+    expect(statSync(file.path).size).toBe(size);
+    expect(file.owned).toBe(false);
+    file.close();
+    // Closing never removes the other owner's lock.
+    expect(readLockInfo(lockPath)?.token).toBe("t19");
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createListingCounters,
   loadThreadIndex,
   MAX_INDEX_BYTES,
+  MAX_TITLE_CHARS,
   saveThreadIndex,
   scanDirectory,
   THREAD_INDEX_FILE,
@@ -12,17 +13,43 @@ import {
 import { tempDir } from "./helpers/temp-dir.ts";
 import { writeTranscript } from "./helpers/transcripts.ts";
 
+/** Rewrites every record of an index file (same size, mtime and inode fields, so only validation can catch it). */
+function editRecords(path: string, edit: (record: Record<string, unknown>) => Record<string, unknown>): void {
+  const doc = JSON.parse(readFileSync(path, "utf8")) as { files: Record<string, Record<string, unknown>> };
+  for (const name of Object.keys(doc.files)) doc.files[name] = edit(doc.files[name]!);
+  writeFileSync(path, JSON.stringify(doc));
+}
+
 describe("thread index", () => {
   const broken: [string, (path: string) => void, string][] = [
-    ["corrupt", (p) => writeFileSync(p, "{not json"), "corrupt"],
+    ["a corrupt index", (p) => writeFileSync(p, "{not json"), "corrupt"],
     [
-      "invalid",
+      "an invalid index",
       (p) => writeFileSync(p, JSON.stringify({ version: 1, files: { "a.jsonl": { size: "x" } } })),
       "invalid",
     ],
-    ["of another version", (p) => writeFileSync(p, JSON.stringify({ version: 99, files: {} })), "invalid"],
     [
-      "oversized",
+      "an index of another version",
+      (p) => writeFileSync(p, JSON.stringify({ version: 99, files: {} })),
+      "invalid",
+    ],
+    [
+      "an index whose record has a non-string thread ID",
+      (p) => editRecords(p, (r) => ({ ...r, id: 7 })),
+      "invalid",
+    ],
+    [
+      "an index whose transcript record has no thread ID",
+      (p) => editRecords(p, ({ id: _id, ...r }) => r),
+      "invalid",
+    ],
+    [
+      "an index with an unbounded title",
+      (p) => editRecords(p, (r) => ({ ...r, title: "t".repeat(MAX_TITLE_CHARS + 1) })),
+      "invalid",
+    ],
+    [
+      "an oversized index",
       (p) => {
         writeFileSync(p, "");
         truncateSync(p, MAX_INDEX_BYTES + 1);
@@ -31,7 +58,7 @@ describe("thread index", () => {
     ],
   ];
   for (const [label, damage, reason] of broken) {
-    test(`a ${label} index is rebuilt from the transcripts`, async () => {
+    test(`${label} is rebuilt from the transcripts`, async () => {
       await using dir = tempDir();
       const file = await writeTranscript(dir.path, { text: "kept" });
       const counters = createListingCounters();
