@@ -108,10 +108,21 @@ describe("streamAssistant retries", () => {
   });
 
   test("output shown before a stream cut is withdrawn with a dropped message_end, then retried", async () => {
+    // Cut only once the partial text has reached the agent, so the withdrawal is certain.
+    const { promise: textShown, resolve: showText } = Promise.withResolvers<void>();
     const { agent, events, slept } = setup([
-      { steps: [{ type: "text", text: "half a reply", deltas: 3 }], cutAfterEvents: 2 },
+      { steps: [{ type: "text", text: "half a reply", deltas: 3 }], cutAfterEvents: 2, cutWhen: textShown },
       textReply("whole reply"),
     ]);
+    agent.subscribe((e) => {
+      if (
+        e.type === "message_update" &&
+        e.message.role === "assistant" &&
+        textOf(e.message as never) !== ""
+      ) {
+        showText();
+      }
+    });
     await agent.prompt(user("hi"));
     expect(slept).toEqual([1000]);
     const assistantEnds = events.filter((e) => e.type === "message_end" && e.message.role === "assistant");

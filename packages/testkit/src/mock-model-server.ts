@@ -184,9 +184,9 @@ function streamFrames(frames: string[], script: MockScript, signal: AbortSignal)
         }
       }
       if (script.cutAfterEvents !== undefined && script.cutAfterEvents < frames.length) {
-        // Let the event loop hand the flushed frames to the socket, then reset the connection
-        // mid-body by throwing from the direct stream.
-        await new Promise((resolve) => setImmediate(resolve));
+        // Let the event loop hand the flushed frames to the socket (or wait until the test
+        // has seen them), then reset the connection mid-body by throwing from the direct stream.
+        await (script.cutWhen ?? new Promise((resolve) => setImmediate(resolve)));
         throw new Error("testkit mock: stream cut on purpose (cutAfterEvents)");
       }
       if (script.stallAfterEvents !== undefined && script.stallAfterEvents < frames.length) {

@@ -53,6 +53,11 @@ export interface MockScript {
   streamError?: MockError;
   /** Break the connection after this many SSE events (a stream cut mid-way). */
   cutAfterEvents?: number;
+  /**
+   * With `cutAfterEvents`: hold the cut until this settles, so a test can cut only after
+   * the client has shown what was sent (otherwise a loaded machine may cut first).
+   */
+  cutWhen?: Promise<unknown>;
   /** Stop sending after this many SSE events and hold the connection until the client leaves. */
   stallAfterEvents?: number;
   /** Pause between SSE events, for slow-delta scenarios. */
