@@ -4,6 +4,7 @@ import type {
   ImageBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
+  RawMessageStreamEvent,
   TextBlockParam,
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages/messages";
@@ -17,8 +18,10 @@ import type {
   StreamOptions,
   TextContent,
 } from "../types.ts";
+import { readAnthropicEvents } from "./anthropic-events.ts";
 import {
   mergedHeaders,
+  requestSignal,
   requireApiKey,
   runProvider,
   sendableMessages,
@@ -165,13 +168,10 @@ export function streamAnthropicMessages(
       maxRetries: 0,
       defaultHeaders: mergedHeaders(model, options),
     });
-    const stream = await client.messages.create(anthropicRequest(model, context, options), {
-      signal: options?.signal,
-    });
     const blocks = new Map<number, number>();
     let stopReason: string | null | undefined;
     let stopped = false;
-    for await (const event of stream) {
+    const onEvent = (event: RawMessageStreamEvent) => {
       switch (event.type) {
         case "message_start": {
           const usage = event.message.usage;
@@ -232,6 +232,18 @@ export function streamAnthropicMessages(
           stopped = true;
           break;
       }
+    };
+    // The SDK sends the request and raises its typed errors for a failed status; the body is
+    // then read by our lean SSE reader (see sse.ts). The SDK gets a per-request signal so its
+    // listener on the caller's long-lived signal does not outlive the request.
+    const request = requestSignal(options?.signal);
+    try {
+      const response = await client.messages
+        .create(anthropicRequest(model, context, options), { signal: request.signal })
+        .asResponse();
+      await readAnthropicEvents(response, options?.signal, onEvent);
+    } finally {
+      request.release();
     }
     if (!stopped) throw new StreamCutError();
     if (stopReason === "refusal") throw new Error("provider error: the model refused to answer (refusal)");

@@ -4,6 +4,7 @@ import type {
   ResponseInputContent,
   ResponseInputItem,
   ResponseReasoningItem,
+  ResponseStreamEvent,
 } from "openai/resources/responses/responses";
 import { StreamCutError } from "../message-builder.ts";
 import { effectiveThinkingLevel, openaiReasoningEffort } from "../thinking.ts";
@@ -15,6 +16,7 @@ import type {
   StreamOptions,
   TextContent,
 } from "../types.ts";
+import { readOpenAIEvents } from "./openai-events.ts";
 import {
   imagesOf,
   mergedHeaders,
@@ -148,12 +150,14 @@ export function streamOpenAIResponses(
       maxRetries: 0,
       defaultHeaders: mergedHeaders(model, options),
     });
-    const stream = await client.responses.create(responsesRequest(model, context, options), {
-      signal: options?.signal,
-    });
+    // The SDK sends the request and raises its typed errors for a failed status; the body is
+    // then read by our lean SSE reader, which is several times faster than the SDK's stream.
+    const response = await client.responses
+      .create(responsesRequest(model, context, options), { signal: options?.signal })
+      .asResponse();
     const items = new Map<number, number>();
     let sawToolCall = false;
-    for await (const event of stream) {
+    await readOpenAIEvents<ResponseStreamEvent>(response, options?.signal, (event) => {
       switch (event.type) {
         case "response.output_item.added": {
           const item = event.item;
@@ -228,7 +232,7 @@ export function streamOpenAIResponses(
         case "error":
           throw new Error(event.code ? `${event.code}: ${event.message}` : event.message);
       }
-    }
+    });
     if (!builder.isFinished) throw new StreamCutError();
   });
 }

@@ -99,3 +99,29 @@ export function sendableMessages(context: Context): Message[] {
 export function mergedHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
   return { ...model.headers, ...options?.headers };
 }
+
+/**
+ * A signal for one request that follows `parent`. An SDK hooks a listener onto the signal
+ * it is given and, when its body is read raw instead of through its own stream, only lets
+ * go of it once the response is garbage-collected; handing it this per-request signal and
+ * calling `release` when the request is over keeps a long-lived caller signal (one per
+ * agent run, many requests) free of a listener per request.
+ */
+export function requestSignal(parent: AbortSignal | undefined): {
+  signal: AbortSignal | undefined;
+  release: () => void;
+} {
+  if (!parent) return { signal: undefined, release: () => {} };
+  const controller = new AbortController();
+  const forward = () => controller.abort(parent.reason);
+  if (parent.aborted) forward();
+  else parent.addEventListener("abort", forward, { once: true });
+  return { signal: controller.signal, release: () => parent.removeEventListener("abort", forward) };
+}
+
+/** The SDKs' test for an aborted fetch: a spec `AbortError`, or Expo's cancellation. */
+export function isAbortError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const e = error as { name?: unknown; message?: unknown };
+  return e.name === "AbortError" || String(e.message).includes("FetchRequestCanceledException");
+}

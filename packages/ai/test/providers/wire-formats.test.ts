@@ -69,6 +69,20 @@ for (const api of APIS) {
       expect(message.api).toBe(api);
     });
 
+    test("a 20,000-delta reply with multi-byte text arrives whole and in order", async () => {
+      // Large enough to span many socket reads, so events and UTF-8 characters are cut
+      // between chunks; every delta must come through once, in order.
+      const piece = "é😀ab";
+      const { events, message } = await run(api, {
+        steps: [{ type: "text", text: piece.repeat(20_000), deltas: 20_000 }],
+      });
+      const deltas = events.filter((e) => e.type === "text_delta");
+      expect(deltas.length).toBe(20_000);
+      expect(deltas.every((e) => e.type === "text_delta" && e.delta === piece)).toBe(true);
+      expect(message.content).toMatchObject([{ type: "text", text: piece.repeat(20_000) }]);
+      expect(message.stopReason).toBe("stop");
+    });
+
     test("sends the API key, model, system prompt, user text and tools", async () => {
       const before = mock.requests.length;
       await run(api, { steps: [{ type: "text", text: "ok" }] });

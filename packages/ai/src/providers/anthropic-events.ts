@@ -1,0 +1,59 @@
+import { AnthropicError, APIError } from "@anthropic-ai/sdk";
+import { readServerSentEvents } from "../sse.ts";
+import { isAbortError } from "./shared.ts";
+
+/**
+ * Reads the body of a successful Anthropic Messages streaming response and calls `onData`
+ * with each event's parsed JSON, synchronously and in order.
+ *
+ * It reproduces what the SDK's `Stream` does, so failures are classified exactly as before:
+ * `ping` and unnamed events are skipped, as are events without data; an `event: error`
+ * becomes the SDK's `APIError` (no status, the vendor body and its `error.type`, the
+ * response headers); broken JSON throws `JSON.parse`'s `SyntaxError`; a transport abort ends
+ * the stream quietly (the caller then sees a cut or its own abort). The SDK is still what
+ * builds, sends and authenticates the request and what turns an HTTP error status into its
+ * typed error before this runs.
+ */
+export async function readAnthropicEvents<T>(
+  response: Response,
+  signal: AbortSignal | undefined,
+  onData: (data: T) => void,
+): Promise<void> {
+  if (!response.body) throw new AnthropicError("Attempted to iterate over a response with no body");
+  try {
+    await readServerSentEvents(
+      response.body,
+      (sse) => {
+        if (sse.event === undefined || sse.event === "ping") return false;
+        if (sse.event === "error") {
+          const body = safeJson(sse.data) ?? sse.data;
+          const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+          throw new APIError(
+            undefined,
+            body as object,
+            undefined,
+            response.headers,
+            type as ConstructorParameters<typeof APIError>[4],
+          );
+        }
+        if (!sse.data) return false;
+        onData(JSON.parse(sse.data) as T);
+        return false;
+      },
+      signal,
+    );
+  } catch (error) {
+    // Like the SDK, an abort ends the stream quietly; the provider then reports a cut, or the
+    // caller's abort, unless `message_stop` had already arrived.
+    if (isAbortError(error) || (signal?.aborted && error === signal.reason)) return;
+    throw error;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
