@@ -1,7 +1,16 @@
-/** Writes app-server.schema.json next to package.json. Run: `bun run generate:schema`. */
+/**
+ * Writes the generated files: app-server.schema.json next to package.json and the
+ * pre-compiled validators. Run: `bun run generate:schema`.
+ */
 import { join } from "node:path";
 import { renderProtocolSchema, SCHEMA_FILE_NAME } from "../src/json-schema.ts";
+import { renderValidatorsModule, VALIDATORS_FILE } from "../src/validator-codegen.ts";
 
-const target = join(import.meta.dir, "..", SCHEMA_FILE_NAME);
-await Bun.write(target, renderProtocolSchema());
-process.stderr.write(`wrote ${target}\n`);
+const root = join(import.meta.dir, "..");
+for (const [file, text] of [
+  [SCHEMA_FILE_NAME, renderProtocolSchema()],
+  [VALIDATORS_FILE, renderValidatorsModule()],
+] as const) {
+  await Bun.write(join(root, file), text);
+  process.stderr.write(`wrote ${join(root, file)}\n`);
+}

@@ -5,16 +5,14 @@
  */
 import { AppServerError } from "./errors.ts";
 import { classifyMessage, type Message, type RequestId, type ResponseMessage } from "./messages.ts";
+import type { ClientRequestMethod, ServerNotificationMethod, ServerRequestMethod } from "./method-names.ts";
 import type {
-  ClientRequestMethod,
   ClientRequestParams,
   ClientRequestResult,
-  ServerNotificationMethod,
   ServerNotificationParams,
-  ServerRequestMethod,
   ServerRequestParams,
   ServerRequestResult,
-} from "./method-table.ts";
+} from "./method-types.ts";
 import type { InitializeParams, InitializeResult } from "./methods/handshake.ts";
 import type { PayloadRef, ThreadItem, Turn } from "./shapes.ts";
 import type { Transport } from "./transport.ts";

@@ -1,59 +1,70 @@
-/** @knightcode/app-server-protocol: every message the app server speaks, and a client for it. */
+/**
+ * @knightcode/app-server-protocol: the types of every message the app server speaks, the
+ * JSON-lines codec, transports, run-time validators and a typed client. Importing it loads no
+ * schema library, so it is cheap on a start-up path; the TypeBox schemas themselves are in
+ * `@knightcode/app-server-protocol/schemas`.
+ */
 
 export { AppServerClient, ConnectionClosedError, isPayloadRef } from "./client.ts";
-export {
-  AppServerError,
+export type {
   ArchiveConflictData,
   ConfigConflictData,
-  ERROR_CODES,
-  ERROR_DATA_SCHEMAS,
-  type ErrorCode,
-  ErrorCodeSchema,
   InvalidParamsData,
-  isAppServerError,
   LineTooLongData,
   ThreadLockedElsewhereData,
   TurnMismatchData,
-  ValidationIssue,
-  WireError,
+} from "./error-data.ts";
+export {
+  AppServerError,
+  ERROR_CODES,
+  type ErrorCode,
+  isAppServerError,
+  type ValidationIssue,
+  type WireError,
 } from "./errors.ts";
 export { createInMemoryTransportPair } from "./in-memory-transport.ts";
-export {
-  buildProtocolSchema,
-  GENERATED_MARKER,
-  methodTypeName,
-  renderProtocolSchema,
-  SCHEMA_FILE_NAME,
-} from "./json-schema.ts";
 export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineEvent } from "./jsonl.ts";
 export {
+  HISTORY_PAGE_TURNS,
+  MAX_DECLINE_MESSAGE_CHARS,
+  MAX_INLINE_VALUE_BYTES,
+  MAX_LINE_BYTES,
+  MAX_LISTING_RESPONSE_BYTES,
+  MAX_OPT_OUT_NOTIFICATIONS,
+  MAX_PENDING_OUTPUT_BYTES,
+  PAYLOAD_CHUNK_BYTES,
+  THREAD_LIST_MAX_LIMIT,
+} from "./limits.ts";
+export {
   classifyMessage,
-  ErrorResponse,
+  type ErrorResponse,
   type Message,
-  NotificationMessage,
-  RequestId,
-  RequestMessage,
+  type NotificationMessage,
+  type RequestId,
+  type RequestMessage,
   type ResponseMessage,
-  SuccessResponse,
+  type SuccessResponse,
 } from "./messages.ts";
 export {
-  CLIENT_NOTIFICATIONS,
-  CLIENT_REQUESTS,
+  CLIENT_NOTIFICATION_METHODS,
+  CLIENT_REQUEST_METHODS,
   type ClientRequestMethod,
-  type ClientRequestParams,
-  type ClientRequestResult,
   isClientRequestMethod,
   isServerNotificationMethod,
-  SERVER_NOTIFICATIONS,
-  SERVER_REQUESTS,
-  type ServerNotification,
+  SERVER_NOTIFICATION_METHODS,
+  SERVER_REQUEST_METHODS,
   type ServerNotificationMethod,
-  type ServerNotificationParams,
   type ServerRequestMethod,
-  type ServerRequestParams,
-  type ServerRequestResult,
-} from "./method-table.ts";
-export {
+} from "./method-names.ts";
+export type {
+  ClientRequestParams,
+  ClientRequestResult,
+  ServerNotification,
+  ServerNotificationParams,
+  ServerRequestParams,
+  ServerRequestResult,
+} from "./method-types.ts";
+export type {
   ConfigReadParams,
   ConfigReadResult,
   ConfigWriteParams,
@@ -63,13 +74,8 @@ export {
   ProjectTrustSetParams,
   ProjectTrustSetResult,
 } from "./methods/config.ts";
-export {
-  InitializedNotification,
-  InitializeParams,
-  InitializeResult,
-  MAX_OPT_OUT_NOTIFICATIONS,
-} from "./methods/handshake.ts";
-export {
+export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
+export type {
   AccountLoginApiKeyParams,
   AccountLoginApiKeyResult,
   AccountLogoutParams,
@@ -78,18 +84,16 @@ export {
   AccountReadResult,
   FileSearchParams,
   FileSearchResult,
-  PAYLOAD_CHUNK_BYTES,
   PayloadReadParams,
   PayloadReadResult,
   ServerDiagnosticsParams,
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
-export {
+export type {
   CommandListParams,
   CommandListResult,
   ModelListParams,
   ModelListResult,
-  THREAD_LIST_MAX_LIMIT,
   ThreadArchiveParams,
   ThreadArchiveResult,
   ThreadDeleteParams,
@@ -111,7 +115,7 @@ export {
   ThreadUnsubscribeParams,
   ThreadUnsubscribeResult,
 } from "./methods/threads.ts";
-export {
+export type {
   TurnInterruptParams,
   TurnInterruptResult,
   TurnQueueAddParams,
@@ -123,7 +127,7 @@ export {
   TurnSteerParams,
   TurnSteerResult,
 } from "./methods/turns.ts";
-export {
+export type {
   AccountUpdatedNotification,
   ErrorNotification,
   ItemAgentMessageDeltaNotification,
@@ -143,12 +147,11 @@ export {
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";
-export {
+export type {
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,
-  MAX_DECLINE_MESSAGE_CHARS,
 } from "./server-requests.ts";
-export {
+export type {
   AccountStatus,
   AgentMessageItem,
   ApprovalDecision,
@@ -160,7 +163,6 @@ export {
   FileChange,
   FileMatch,
   ImageInput,
-  ImageMimeType,
   InlineImage,
   ModelRef,
   PayloadRef,
@@ -180,15 +182,14 @@ export {
   TurnStatus,
   UserMessageItem,
   Warning,
-  WarningSource,
 } from "./shapes.ts";
 export { type ByteSink, StreamTransport, type StreamTransportOptions } from "./stream-transport.ts";
 export { type Transport, TransportClosedError } from "./transport.ts";
 export {
+  type AjvErrorLike,
+  toValidationIssues,
   type ValidationResult,
-  validateNotificationParams,
+  validateClientNotificationParams,
   validateRequestParams,
-  validateRequestResult,
-  validateSchema,
   validateServerRequest,
 } from "./validate.ts";

@@ -1,5 +1,6 @@
 /** Builds the committed `app-server.schema.json` from the method tables. */
-import { ERROR_CODES, ERROR_DATA_SCHEMAS } from "./errors.ts";
+import { ERROR_DATA_SCHEMAS } from "./error-data.ts";
+import { ERROR_CODES } from "./errors.ts";
 import {
   CLIENT_NOTIFICATIONS,
   CLIENT_REQUESTS,

@@ -1,29 +1,29 @@
 /** JSON-RPC 2.0 shapes without the `"jsonrpc"` field. */
-import Type, { type Static } from "typebox";
-import { WireError } from "./errors.ts";
+import type { WireError } from "./errors.ts";
 
-export const RequestId = Type.Union([Type.String(), Type.Number()]);
-export type RequestId = Static<typeof RequestId>;
+export type RequestId = string | number;
 
-export const RequestMessage = Type.Object({
-  id: RequestId,
-  method: Type.String(),
-  params: Type.Optional(Type.Unknown()),
-});
-export type RequestMessage = Static<typeof RequestMessage>;
+export interface RequestMessage {
+  id: RequestId;
+  method: string;
+  params?: unknown;
+}
 
-export const NotificationMessage = Type.Object({
-  method: Type.String(),
-  params: Type.Optional(Type.Unknown()),
-});
-export type NotificationMessage = Static<typeof NotificationMessage>;
+export interface NotificationMessage {
+  method: string;
+  params?: unknown;
+}
 
-export const SuccessResponse = Type.Object({ id: RequestId, result: Type.Unknown() });
-export type SuccessResponse = Static<typeof SuccessResponse>;
+export interface SuccessResponse {
+  id: RequestId;
+  result: unknown;
+}
 
 /** `id` is null when the request's id could not be read (for example, unparseable JSON). */
-export const ErrorResponse = Type.Object({ id: Type.Union([RequestId, Type.Null()]), error: WireError });
-export type ErrorResponse = Static<typeof ErrorResponse>;
+export interface ErrorResponse {
+  id: RequestId | null;
+  error: WireError;
+}
 
 export type ResponseMessage = SuccessResponse | ErrorResponse;
 export type Message = RequestMessage | NotificationMessage | ResponseMessage;
@@ -41,14 +41,13 @@ export function classifyMessage(
   const hasId =
     typeof record.id === "string" || (typeof record.id === "number" && Number.isFinite(record.id));
   if (typeof record.method === "string") {
-    return hasId
-      ? { kind: "request", message: record as RequestMessage }
-      : "id" in record
-        ? null
-        : { kind: "notification", message: record as NotificationMessage };
+    if (hasId) return { kind: "request", message: record as unknown as RequestMessage };
+    return "id" in record
+      ? null
+      : { kind: "notification", message: record as unknown as NotificationMessage };
   }
   if ((hasId || record.id === null) && ("result" in record || isWireError(record.error))) {
-    return { kind: "response", message: record as ResponseMessage };
+    return { kind: "response", message: record as unknown as ResponseMessage };
   }
   return null;
 }

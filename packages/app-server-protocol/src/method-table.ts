@@ -2,7 +2,7 @@
  * Every method name mapped to its schemas. The tables drive validation, the generated
  * JSON Schema and the typed client, so a method exists in exactly one place.
  */
-import type { Static, TSchema } from "typebox";
+import type { TSchema } from "typebox";
 import {
   ConfigReadParams,
   ConfigReadResult,
@@ -154,39 +154,3 @@ export const SERVER_REQUESTS = {
     result: ItemToolCallRequestApprovalResult,
   },
 } as const satisfies Record<string, { params: TSchema; result: TSchema }>;
-
-export type ClientRequestMethod = keyof typeof CLIENT_REQUESTS;
-export type ClientRequestParams<M extends ClientRequestMethod> = Static<
-  (typeof CLIENT_REQUESTS)[M]["params"]
->;
-export type ClientRequestResult<M extends ClientRequestMethod> = Static<
-  (typeof CLIENT_REQUESTS)[M]["result"]
->;
-
-export type ServerNotificationMethod = keyof typeof SERVER_NOTIFICATIONS;
-export type ServerNotificationParams<M extends ServerNotificationMethod> = Static<
-  (typeof SERVER_NOTIFICATIONS)[M]
->;
-
-/** Any server notification as a `{method, params}` pair, discriminated by method. */
-export type ServerNotification = {
-  [M in ServerNotificationMethod]: { method: M; params: ServerNotificationParams<M> };
-}[ServerNotificationMethod];
-
-export type ServerRequestMethod = keyof typeof SERVER_REQUESTS;
-export type ServerRequestParams<M extends ServerRequestMethod> = Static<
-  (typeof SERVER_REQUESTS)[M]["params"]
->;
-export type ServerRequestResult<M extends ServerRequestMethod> = Static<
-  (typeof SERVER_REQUESTS)[M]["result"]
->;
-
-/** True when `method` names a client request. */
-export function isClientRequestMethod(method: string): method is ClientRequestMethod {
-  return Object.hasOwn(CLIENT_REQUESTS, method);
-}
-
-/** True when `method` names a server notification. */
-export function isServerNotificationMethod(method: string): method is ServerNotificationMethod {
-  return Object.hasOwn(SERVER_NOTIFICATIONS, method);
-}

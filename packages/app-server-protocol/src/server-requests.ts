@@ -1,9 +1,7 @@
 /** Server-to-client requests. */
 import Type, { type Static } from "typebox";
+import { MAX_DECLINE_MESSAGE_CHARS } from "./limits.ts";
 import { ApprovalDecision, PayloadRef } from "./shapes.ts";
-
-/** Longest decline message a client may send, in characters. */
-export const MAX_DECLINE_MESSAGE_CHARS = 4000;
 
 export const ItemToolCallRequestApprovalParams = Type.Object({
   threadId: Type.String(),

@@ -1,93 +1,69 @@
 /**
- * ajv-compiled validators for every params and result schema, compiled on first use so
- * server start-up pays only for the methods it actually sees.
+ * Run-time validation with validators compiled ahead of time (`generated/validators.ts`),
+ * so the server's start-up loads neither TypeBox nor the ajv compiler. Failures are
+ * `{path, message}` lists for `invalidParams.data.errors`.
  */
-import { Ajv, type ValidateFunction } from "ajv";
-import type { TSchema } from "typebox";
 import type { ValidationIssue } from "./errors.ts";
-import {
-  CLIENT_NOTIFICATIONS,
-  CLIENT_REQUESTS,
-  SERVER_NOTIFICATIONS,
-  SERVER_REQUESTS,
-} from "./method-table.ts";
+import { VALIDATORS } from "./generated/validators.ts";
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-const compiled = new WeakMap<TSchema, ValidateFunction>();
-
-/** Validates `value` against any protocol schema. */
-export function validateSchema<T>(schema: TSchema, value: unknown): ValidationResult<T> {
-  let check = compiled.get(schema);
-  if (check === undefined) {
-    check = ajv.compile(schema as object);
-    compiled.set(schema, check);
-  }
-  if (check(value)) return { ok: true, value: value as T };
-  const issues = (check.errors ?? []).map((error) => ({
-    path: error.instancePath,
-    message:
-      error.keyword === "additionalProperties"
-        ? `unexpected property '${String((error.params as { additionalProperty?: string }).additionalProperty)}'`
-        : error.keyword === "required"
-          ? `missing required property '${String((error.params as { missingProperty?: string }).missingProperty)}'`
-          : (error.message ?? "is invalid"),
-  }));
-  return { ok: false, issues: dedupe(issues) };
+/** The shape of an ajv error that issues are built from. */
+export interface AjvErrorLike {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
 }
 
-function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+type CompiledValidator = ((value: unknown) => boolean) & { errors?: AjvErrorLike[] | null };
+
+const table = VALIDATORS as unknown as Record<string, CompiledValidator>;
+
+/** Turns ajv errors into `{path, message}` issues, without duplicates. */
+export function toValidationIssues(errors: readonly AjvErrorLike[]): ValidationIssue[] {
   const seen = new Set<string>();
-  return issues.filter((issue) => {
-    const key = `${issue.path}\u0000${issue.message}`;
-    if (seen.has(key)) return false;
+  const issues: ValidationIssue[] = [];
+  for (const error of errors) {
+    const message =
+      error.keyword === "additionalProperties"
+        ? `unexpected property '${String(error.params.additionalProperty)}'`
+        : error.keyword === "required"
+          ? `missing required property '${String(error.params.missingProperty)}'`
+          : (error.message ?? "is invalid");
+    const key = `${error.instancePath}\u0000${message}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    issues.push({ path: error.instancePath, message });
+  }
+  return issues;
+}
+
+function run(key: string, value: unknown): ValidationResult<unknown> | null {
+  const check = table[key];
+  if (check === undefined) return null;
+  if (check(value)) return { ok: true, value };
+  return { ok: false, issues: toValidationIssues(check.errors ?? []) };
 }
 
 /** Params of a client request; absent params validate as `{}`. Unknown methods yield null. */
 export function validateRequestParams(method: string, params: unknown): ValidationResult<unknown> | null {
-  if (!Object.hasOwn(CLIENT_REQUESTS, method)) return null;
-  const entry = CLIENT_REQUESTS[method as keyof typeof CLIENT_REQUESTS];
-  return validateSchema(entry.params, params === undefined ? {} : params);
+  return run(`request ${method} params`, params === undefined ? {} : params);
 }
 
-/** Result of a client request, as the server sends it. */
-export function validateRequestResult(method: string, result: unknown): ValidationResult<unknown> | null {
-  if (!Object.hasOwn(CLIENT_REQUESTS, method)) return null;
-  const entry = CLIENT_REQUESTS[method as keyof typeof CLIENT_REQUESTS];
-  return validateSchema(entry.result, result);
-}
-
-/** Params of a server notification. */
-export function validateNotificationParams(
+/** Params of a client notification (`initialized`). Unknown methods yield null. */
+export function validateClientNotificationParams(
   method: string,
   params: unknown,
 ): ValidationResult<unknown> | null {
-  if (Object.hasOwn(SERVER_NOTIFICATIONS, method)) {
-    return validateSchema(
-      SERVER_NOTIFICATIONS[method as keyof typeof SERVER_NOTIFICATIONS],
-      params === undefined ? {} : params,
-    );
-  }
-  if (Object.hasOwn(CLIENT_NOTIFICATIONS, method)) {
-    return validateSchema(
-      CLIENT_NOTIFICATIONS[method as keyof typeof CLIENT_NOTIFICATIONS],
-      params === undefined ? {} : params,
-    );
-  }
-  return null;
+  return run(`notification ${method} params`, params === undefined ? {} : params);
 }
 
-/** Params or result of a server-to-client request. */
+/** Params or result of a server-to-client request. Unknown methods yield null. */
 export function validateServerRequest(
   method: string,
   part: "params" | "result",
   value: unknown,
 ): ValidationResult<unknown> | null {
-  if (!Object.hasOwn(SERVER_REQUESTS, method)) return null;
-  const entry = SERVER_REQUESTS[method as keyof typeof SERVER_REQUESTS];
-  return validateSchema(entry[part], value);
+  return run(`serverRequest ${method} ${part}`, value);
 }

@@ -1,16 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { classifyMessage, validateRequestParams, validateServerRequest } from "../src/index.ts";
 import {
   CLIENT_REQUESTS,
-  classifyMessage,
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
   validateNotificationParams,
-  validateRequestParams,
   validateRequestResult,
-  validateServerRequest,
-} from "../src/index.ts";
+} from "../src/schemas.ts";
 
 const corpus = join(import.meta.dir, "corpus");
 const load = <T>(name: string) => JSON.parse(readFileSync(join(corpus, name), "utf8")) as T;

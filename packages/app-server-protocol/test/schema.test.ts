@@ -2,7 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
-import { GENERATED_MARKER, methodTypeName, renderProtocolSchema, SCHEMA_FILE_NAME } from "../src/index.ts";
+import { validateRequestParams } from "../src/index.ts";
+import {
+  CLIENT_REQUESTS,
+  GENERATED_MARKER,
+  methodTypeName,
+  renderProtocolSchema,
+  renderValidatorsModule,
+  SCHEMA_FILE_NAME,
+  VALIDATORS_FILE,
+  validateSchema,
+} from "../src/schemas.ts";
 
 const committedPath = join(import.meta.dir, "..", SCHEMA_FILE_NAME);
 
@@ -32,5 +42,28 @@ describe("generated app-server.schema.json", () => {
   test("method names map to type names", () => {
     expect(methodTypeName("thread/settings/update")).toBe("ThreadSettingsUpdate");
     expect(methodTypeName("item/agentMessage/delta")).toBe("ItemAgentMessageDelta");
+  });
+});
+
+describe("generated validators", () => {
+  test("regenerating reproduces src/generated/validators.ts byte for byte", () => {
+    const committed = readFileSync(join(import.meta.dir, "..", VALIDATORS_FILE), "utf8");
+    expect(renderValidatorsModule()).toBe(committed);
+  });
+
+  test("the pre-compiled validators agree with the schemas on the corpus", () => {
+    const cases = JSON.parse(
+      readFileSync(join(import.meta.dir, "corpus", "requests.json"), "utf8"),
+    ) as Record<string, { valid: unknown[]; invalid: unknown[] }>;
+    for (const [method, { valid, invalid }] of Object.entries(cases)) {
+      const schema = CLIENT_REQUESTS[method as keyof typeof CLIENT_REQUESTS].params;
+      for (const params of [...valid, ...invalid]) {
+        expect({ method, params, result: validateRequestParams(method, params) }).toEqual({
+          method,
+          params,
+          result: validateSchema(schema, params),
+        });
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@ import {
   CLIENT_REQUESTS,
   SERVER_NOTIFICATIONS,
   SERVER_REQUESTS,
-} from "../src/index.ts";
+} from "../src/schemas.ts";
 
 const specPath = join(import.meta.dir, "..", "..", "..", "..", "shared", "spec", "app-server.md");
 const spec = readFileSync(specPath, "utf8");

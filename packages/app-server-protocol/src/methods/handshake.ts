@@ -1,7 +1,6 @@
 /** `initialize` and `initialized`. */
 import Type, { type Static } from "typebox";
-
-export const MAX_OPT_OUT_NOTIFICATIONS = 256;
+import { MAX_OPT_OUT_NOTIFICATIONS } from "../limits.ts";
 
 export const InitializeParams = Type.Object({
   clientInfo: Type.Object({ name: Type.String({ minLength: 1 }), version: Type.Optional(Type.String()) }),

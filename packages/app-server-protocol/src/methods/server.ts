@@ -2,9 +2,6 @@
 import Type, { type Static } from "typebox";
 import { AccountStatus, FileMatch } from "../shapes.ts";
 
-/** Bytes of payload per `payload/read` chunk, before base64 encoding. */
-export const PAYLOAD_CHUNK_BYTES = 48 * 1024;
-
 export const PayloadReadParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 128 }),
   /** Byte offset into the payload. */

@@ -1,5 +1,6 @@
 /** Thread lifecycle methods. */
 import Type, { type Static } from "typebox";
+import { THREAD_LIST_MAX_LIMIT } from "../limits.ts";
 import {
   ApprovalMode,
   Command,
@@ -64,8 +65,6 @@ export type ThreadReadParams = Static<typeof ThreadReadParams>;
 
 export const ThreadReadResult = Type.Object(HistoryPage);
 export type ThreadReadResult = Static<typeof ThreadReadResult>;
-
-export const THREAD_LIST_MAX_LIMIT = 500;
 
 export const ThreadListParams = Type.Object({
   cursor: Type.Optional(Cursor),

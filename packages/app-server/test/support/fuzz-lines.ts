@@ -1,5 +1,5 @@
 /** Random and malformed JSON lines for the fuzz tests, and what the server must answer to each. */
-import { CLIENT_REQUESTS } from "@knightcode/app-server-protocol";
+import { CLIENT_REQUEST_METHODS } from "@knightcode/app-server-protocol";
 
 /** A small seeded PRNG (mulberry32), so a failing run can be replayed. */
 export function prng(seed: number): () => number {
@@ -12,12 +12,7 @@ export function prng(seed: number): () => number {
   };
 }
 
-const METHODS = [
-  ...Object.keys(CLIENT_REQUESTS).filter((m) => m !== "file/search"),
-  "no/such",
-  "",
-  "initialize",
-];
+const METHODS = [...CLIENT_REQUEST_METHODS.filter((m) => m !== "file/search"), "no/such", "", "initialize"];
 const STRANGE_STRINGS = [
   "\u2028",
   "\u2029",

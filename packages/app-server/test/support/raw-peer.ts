@@ -27,9 +27,9 @@ export async function rawPeer(
   client.onmessage = (message) => {
     received.push(message);
     for (const w of [...waiters]) {
-      if (w.match(message as Record<string, unknown>)) {
+      if (w.match(message as unknown as Record<string, unknown>)) {
         waiters.splice(waiters.indexOf(w), 1);
-        w.resolve(message as Record<string, unknown>);
+        w.resolve(message as unknown as Record<string, unknown>);
       }
     }
   };
@@ -45,8 +45,8 @@ export async function rawPeer(
       void client.send(message as Message);
     },
     next(match, timeoutMs = 10_000) {
-      const seen = received.find((m) => match(m as Record<string, unknown>));
-      if (seen !== undefined) return Promise.resolve(seen as Record<string, unknown>);
+      const seen = received.find((m) => match(m as unknown as Record<string, unknown>));
+      if (seen !== undefined) return Promise.resolve(seen as unknown as Record<string, unknown>);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error("timed out waiting for a message")), timeoutMs);
         waiters.push({
