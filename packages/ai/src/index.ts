@@ -16,7 +16,7 @@ export {
 } from "./models-config.ts";
 export { anthropicRequest, streamAnthropicMessages } from "./providers/anthropic-messages.ts";
 export type { DemoPlan } from "./providers/demo.ts";
-export { DEMO_MODEL, planDemoReply, streamDemo } from "./providers/demo.ts";
+export { DEMO_MODEL, DEMO_WRITE_CONTENT, planDemoReply, streamDemo } from "./providers/demo.ts";
 export { chatCompletionsRequest, streamOpenAICompletions } from "./providers/openai-completions.ts";
 export { responsesRequest, streamOpenAIResponses } from "./providers/openai-responses.ts";
 export { MissingApiKeyError } from "./providers/shared.ts";

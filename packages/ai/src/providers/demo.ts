@@ -18,6 +18,11 @@ export const DEMO_MODEL: Model = {
 const INTRO = "This is the offline demo model (no API key is configured, so nothing leaves this machine).";
 const ASKS_ABOUT_FILES = /\b(files?|director(y|ies)|folders?|dir|ls|list|read|contents?|readme)\b/i;
 const PATH_TOKEN = /(?:^|\s|`|"|')((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z0-9]+)(?=$|\s|`|"|'|[?!,;:])/;
+/** "create" or "write" as a word of its own (so `write.ts` is a file name, not a request). */
+const ASKS_TO_WRITE = /(?:^|\s)(?:create|write)(?=\s)/i;
+
+/** What the demo model writes when asked to create a file. */
+export const DEMO_WRITE_CONTENT = "This file was written by the KnightCode offline demo.\n";
 
 /** What the demo model will do for a context: a tool call or a text reply. */
 export type DemoPlan = { kind: "text"; text: string } | { kind: "tool"; call: ToolCall; preface: string };
@@ -25,12 +30,31 @@ export type DemoPlan = { kind: "text"; text: string } | { kind: "tool"; call: To
 /** Pure planning for the demo reply, so tests can pin its decisions. */
 export function planDemoReply(context: Context): DemoPlan {
   const last = context.messages[context.messages.length - 1];
-  if (last?.role === "toolResult") return { kind: "text", text: describeToolResult(last) };
+  if (last?.role === "toolResult") return { kind: "text", text: describeToolResult(last, context.messages) };
   const userText = lastUserText(context.messages);
   const tools = new Set((context.tools ?? []).map((t) => t.name));
+  const id = `call_demo_${context.messages.length}`;
+  const writeTarget = fileToWrite(userText);
+  if (writeTarget !== undefined) {
+    if (tools.has("write")) {
+      return {
+        kind: "tool",
+        preface: `${INTRO} Let me write ${writeTarget}.`,
+        call: {
+          type: "toolCall",
+          id,
+          name: "write",
+          arguments: { path: writeTarget, content: DEMO_WRITE_CONTENT },
+        },
+      };
+    }
+    return {
+      kind: "text",
+      text: `${INTRO} You asked me to write ${writeTarget}, but the write tool is not available here, so I did not.`,
+    };
+  }
   if (ASKS_ABOUT_FILES.test(userText)) {
     const path = PATH_TOKEN.exec(userText)?.[1];
-    const id = `call_demo_${context.messages.length}`;
     if (path && tools.has("read")) {
       return {
         kind: "tool",
@@ -50,9 +74,17 @@ export function planDemoReply(context: Context): DemoPlan {
   return {
     kind: "text",
     text:
-      `${INTRO} You said: "${quoted}". I can list the directory or read a file if you ask about files. ` +
+      `${INTRO} You said: "${quoted}". I can list the directory or read a file if you ask about files, ` +
+      'or write one if you ask me to (for example "Create a file named demo-note.txt"). ' +
       "To talk to a real model, set ANTHROPIC_API_KEY or OPENAI_API_KEY, or add a provider in models.json.",
   };
+}
+
+/** The file a request to create or write names after its verb, if any. */
+function fileToWrite(userText: string): string | undefined {
+  const verb = ASKS_TO_WRITE.exec(userText);
+  if (!verb) return undefined;
+  return PATH_TOKEN.exec(userText.slice(verb.index + verb[0].length))?.[1];
 }
 
 function lastUserText(messages: Message[]): string {
@@ -63,9 +95,16 @@ function lastUserText(messages: Message[]): string {
   return "";
 }
 
-function describeToolResult(result: Extract<Message, { role: "toolResult" }>): string {
+function describeToolResult(result: Extract<Message, { role: "toolResult" }>, messages: Message[]): string {
   const text = textOf(result.content);
   const lines = text.split("\n").filter((line) => line.trim() !== "");
+  if (result.toolName === "write") {
+    const path = calledPath(messages, result.toolCallId) ?? "the file";
+    const detail = lines[0] ?? "no details";
+    return result.isError
+      ? `This is the offline demo model. ${path} was not written; the write call did not go through: ${detail}`
+      : `This is the offline demo model. I wrote ${path}. Result: ${detail}`;
+  }
   if (result.isError) {
     return `This is the offline demo model. The ${result.toolName} call failed: ${lines[0] ?? "no details"}.`;
   }
@@ -75,6 +114,17 @@ function describeToolResult(result: Extract<Message, { role: "toolResult" }>): s
     `This is the offline demo model. ${result.toolName} returned ${lines.length} ${noun}` +
     (preview ? `, starting with: ${preview}.` : ".")
   );
+}
+
+/** The `path` argument of the tool call a result answers. */
+function calledPath(messages: Message[], toolCallId: string): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== "assistant") continue;
+    const call = message.content.find((c) => c.type === "toolCall" && c.id === toolCallId);
+    if (call?.type === "toolCall" && typeof call.arguments.path === "string") return call.arguments.path;
+  }
+  return undefined;
 }
 
 /** Splits text into word-sized deltas so the reply visibly streams. */

@@ -7,32 +7,35 @@ import type {
 } from "openai/resources/chat/completions";
 import { StreamCutError } from "../message-builder.ts";
 import { effectiveThinkingLevel, openaiReasoningEffort } from "../thinking.ts";
-import type { AssistantMessageStream, Context, Model, StreamOptions } from "../types.ts";
+import type { AssistantMessageStream, Context, ImageContent, Model, StreamOptions } from "../types.ts";
 import { readOpenAIEvents } from "./openai-events.ts";
 import {
-  imagesOf,
   mergedHeaders,
   requireApiKey,
   runProvider,
   sendableMessages,
+  toolImagesLabel,
   toolResultText,
   VENDOR_BASE_URLS,
+  withToolImagesAfterResults,
 } from "./shared.ts";
+
+function imageUrlPart(image: ImageContent): ChatCompletionContentPart {
+  return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
+}
 
 /** Converts our context into Chat Completions messages. */
 export function toChatMessages(context: Context): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (context.systemPrompt) out.push({ role: "system", content: context.systemPrompt });
-  for (const message of sendableMessages(context)) {
+  for (const message of withToolImagesAfterResults(sendableMessages(context))) {
     if (message.role === "user") {
       if (typeof message.content === "string") {
         out.push({ role: "user", content: message.content });
         continue;
       }
       const parts: ChatCompletionContentPart[] = message.content.map((part) =>
-        part.type === "text"
-          ? { type: "text", text: part.text }
-          : { type: "image_url", image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
+        part.type === "text" ? { type: "text", text: part.text } : imageUrlPart(part),
       );
       out.push({ role: "user", content: parts });
     } else if (message.role === "assistant") {
@@ -55,19 +58,18 @@ export function toChatMessages(context: Context): ChatCompletionMessageParam[] {
             }
           : {}),
       });
-    } else {
+    } else if (message.role === "toolResult") {
       out.push({ role: "tool", tool_call_id: message.toolCallId, content: toolResultText(message) });
-      // Tool messages carry text only, so images from a tool ride along in a user message.
-      const images = imagesOf(message.content);
-      if (images.length > 0) {
-        out.push({
-          role: "user",
-          content: images.map((image) => ({
-            type: "image_url" as const,
-            image_url: { url: `data:${image.mimeType};base64,${image.data}` },
-          })),
-        });
-      }
+    } else {
+      // Tool messages carry text only, so the images of a batch of tool results ride in one
+      // user message after its last tool message (see withToolImagesAfterResults).
+      out.push({
+        role: "user",
+        content: message.results.flatMap((result): ChatCompletionContentPart[] => [
+          { type: "text", text: toolImagesLabel(result) },
+          ...result.images.map(imageUrlPart),
+        ]),
+      });
     }
   }
   return out;

@@ -18,13 +18,14 @@ import type {
 } from "../types.ts";
 import { readOpenAIEvents } from "./openai-events.ts";
 import {
-  imagesOf,
   mergedHeaders,
   requireApiKey,
   runProvider,
   sendableMessages,
+  toolImagesLabel,
   toolResultText,
   VENDOR_BASE_URLS,
+  withToolImagesAfterResults,
 } from "./shared.ts";
 
 function inputContent(content: string | (TextContent | ImageContent)[]): ResponseInputContent[] {
@@ -54,7 +55,7 @@ function storedReasoning(signature: string | undefined): ResponseReasoningItem |
  */
 export function toResponsesInput(context: Context): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
-  for (const message of sendableMessages(context)) {
+  for (const message of withToolImagesAfterResults(sendableMessages(context))) {
     if (message.role === "user") {
       out.push({ role: "user", content: inputContent(message.content) });
     } else if (message.role === "assistant") {
@@ -91,14 +92,20 @@ export function toResponsesInput(context: Context): ResponseInputItem[] {
           });
         }
       }
-    } else {
+    } else if (message.role === "toolResult") {
       out.push({
         type: "function_call_output",
         call_id: message.toolCallId,
         output: toolResultText(message),
       });
-      const images = imagesOf(message.content);
-      if (images.length > 0) out.push({ role: "user", content: inputContent(images) });
+    } else {
+      // Images of a batch of tool results follow all of its outputs, in one user message.
+      out.push({
+        role: "user",
+        content: message.results.flatMap((result) =>
+          inputContent([{ type: "text", text: toolImagesLabel(result) }, ...result.images]),
+        ),
+      });
     }
   }
   return out;

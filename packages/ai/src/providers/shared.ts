@@ -1,6 +1,7 @@
 import { createAssistantMessageStream } from "../event-stream.ts";
 import { AssistantMessageBuilder } from "../message-builder.ts";
 import type {
+  AssistantMessage,
   AssistantMessageStream,
   Context,
   ImageContent,
@@ -93,6 +94,69 @@ export function sendableMessages(context: Context): Message[] {
   return context.messages.filter(
     (m) => m.role !== "assistant" || (m.stopReason !== "error" && m.stopReason !== "aborted"),
   );
+}
+
+/** The images of one tool result, to be sent in a user message after the tool outputs. */
+export interface ToolResultImages {
+  toolCallId: string;
+  toolName: string;
+  images: ImageContent[];
+}
+
+/** Stands, in {@link withToolImagesAfterResults}' output, for one user message of tool images. */
+export interface ToolImagesMessage {
+  role: "toolImages";
+  /** In the order of the calls in the assistant message they answer. */
+  results: ToolResultImages[];
+}
+
+/**
+ * The messages with the images of tool results moved after the last tool result of each
+ * run of results. The OpenAI formats carry a tool's output as text, so its images ride in a
+ * user message; that message must not sit between two tool outputs of one assistant turn
+ * (Chat Completions rejects any message between an assistant's tool calls and their tool
+ * messages). The images of a run are gathered into one marker, ordered by the position of
+ * their call in the assistant message before (results with no such call keep their order,
+ * after the others).
+ */
+export function withToolImagesAfterResults(messages: Message[]): (Message | ToolImagesMessage)[] {
+  const out: (Message | ToolImagesMessage)[] = [];
+  let callOrder = new Map<string, number>();
+  let pending: ToolResultImages[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const rank = (r: ToolResultImages) => callOrder.get(r.toolCallId) ?? Number.MAX_SAFE_INTEGER;
+    // Array.prototype.sort is stable, so results with equal rank keep their order.
+    out.push({ role: "toolImages", results: pending.sort((a, b) => rank(a) - rank(b)) });
+    pending = [];
+  };
+  for (const message of messages) {
+    if (message.role === "toolResult") {
+      out.push(message);
+      const images = imagesOf(message.content);
+      if (images.length > 0) {
+        pending.push({ toolCallId: message.toolCallId, toolName: message.toolName, images });
+      }
+      continue;
+    }
+    flush();
+    if (message.role === "assistant") callOrder = toolCallOrder(message);
+    out.push(message);
+  }
+  flush();
+  return out;
+}
+
+function toolCallOrder(message: AssistantMessage): Map<string, number> {
+  const order = new Map<string, number>();
+  for (const block of message.content) if (block.type === "toolCall") order.set(block.id, order.size);
+  return order;
+}
+
+/** The text that introduces one tool result's images in the user message that carries them. */
+export function toolImagesLabel(result: ToolResultImages): string {
+  const noun = result.images.length === 1 ? "Image" : "Images";
+  return `${noun} returned by the ${result.toolName} call ${result.toolCallId}:`;
 }
 
 /** Merges model and per-request headers, per-request winning. */
