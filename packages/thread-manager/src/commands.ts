@@ -1,34 +1,103 @@
 /**
- * `command/list`: extension commands, prompt templates, and skills as `skill:<name>`,
- * without the leading `/`. For a cwd the list is what a new thread there would offer,
- * computed from settings and resource discovery only: nothing starts, nothing is written.
+ * `command/list`: what a desktop client can run from `turn/start` text, without the
+ * leading `/`: the built-in commands this manager implements, extension commands,
+ * prompt templates, and skills as `skill:<name>`. Terminal-only built-ins (`usage`,
+ * `llama`, `undo`) are never listed. For a cwd the list is what a new thread there would
+ * offer, from settings and resource discovery only: nothing starts, nothing is written.
  */
 import type { Command } from "@knightcode/app-server-protocol";
-import { discoverResources, loadSettings } from "@knightcode/config";
+import { discoverResources, type PromptTemplateResource, type SkillResource } from "@knightcode/config";
+import { type LoaderContext, readProjectSettings } from "./thread-loader.ts";
 
-/** The commands of a project plus the given extension commands, deduplicated by name. */
+/** Built-in commands interpreted in `turn/start` text. */
+export const BUILTIN_COMMANDS: readonly Command[] = [
+  {
+    name: "compact",
+    description: "Summarize the conversation to free context; optional instructions focus the summary",
+  },
+  { name: "name", description: "Set this thread's name" },
+  { name: "new", description: "Start a new thread in this project" },
+  { name: "fork", description: "Continue in a copy of this thread" },
+];
+
+/** Never offered to clients: they only work in the terminal. */
+export const TERMINAL_ONLY_COMMANDS: ReadonlySet<string> = new Set(["usage", "llama", "undo"]);
+
+/** Where a project's commands come from: the project as trust was decided for it. */
+export interface CommandSources {
+  agentDir: string;
+  /** The project's real path (trust key); project resources are read below it. */
+  projectDir: string;
+  trusted: boolean;
+  globalSettings: Record<string, unknown> | null;
+  projectSettings: Record<string, unknown> | null;
+}
+
+/** Prompt templates and skills a project offers. */
+export interface DiscoveredCommands {
+  prompts: PromptTemplateResource[];
+  skills: SkillResource[];
+}
+
+/** Discovers a project's prompt templates and skills through config's resource discovery. */
+export async function discoverCommands(sources: CommandSources): Promise<DiscoveredCommands> {
+  const resources = await discoverResources({
+    agentDir: sources.agentDir,
+    cwd: sources.projectDir,
+    trusted: sources.trusted,
+    globalSettings: sources.globalSettings,
+    projectSettings: sources.projectSettings,
+  });
+  return { prompts: resources.prompts, skills: resources.skills };
+}
+
+/** The commands of a project plus the given extension commands, deduplicated by name (first wins). */
 export async function listCommands(
-  agentDir: string,
-  cwd: string,
+  sources: CommandSources,
   extensionCommands: readonly Command[],
 ): Promise<Command[]> {
-  const settings = await loadSettings({ agentDir, cwd });
-  const resources = await discoverResources({
-    agentDir,
-    cwd,
-    trusted: settings.trusted,
-    globalSettings: settings.globalSettings,
-    projectSettings: settings.projectSettings,
-  });
+  const found = await discoverCommands(sources);
   const out: Command[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<string>(TERMINAL_ONLY_COMMANDS);
   const add = (command: Command) => {
     if (seen.has(command.name)) return;
     seen.add(command.name);
-    out.push(command);
+    out.push({ name: command.name, description: command.description });
   };
-  for (const command of extensionCommands) add({ name: command.name, description: command.description });
-  for (const prompt of resources.prompts) add({ name: prompt.name, description: prompt.description });
-  for (const skill of resources.skills) add({ name: `skill:${skill.name}`, description: skill.description });
+  for (const command of BUILTIN_COMMANDS) add(command);
+  for (const command of extensionCommands) add(command);
+  for (const prompt of found.prompts) add(prompt);
+  for (const skill of found.skills) add({ name: `skill:${skill.name}`, description: skill.description });
   return out;
+}
+
+/** A loaded thread's command sources, as its load decided trust. */
+export function runtimeCommandSources(
+  agentDir: string,
+  runtime: {
+    cwd: string;
+    projectDir: string;
+    trusted: boolean;
+    settingsSources: { global: Record<string, unknown> | null; project: Record<string, unknown> | null };
+  },
+): CommandSources {
+  return {
+    agentDir,
+    projectDir: runtime.projectDir || runtime.cwd,
+    trusted: runtime.trusted,
+    globalSettings: runtime.settingsSources.global,
+    projectSettings: runtime.settingsSources.project,
+  };
+}
+
+/** A project's command sources read now (a `command/list` for a cwd or an unloaded thread). */
+export async function projectCommandSources(ctx: LoaderContext, cwd: string): Promise<CommandSources> {
+  const project = await readProjectSettings(ctx, cwd);
+  return {
+    agentDir: ctx.agentDir,
+    projectDir: project.projectDir,
+    trusted: project.trusted,
+    globalSettings: project.globalSettings,
+    projectSettings: project.projectSettings,
+  };
 }

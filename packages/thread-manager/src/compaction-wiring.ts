@@ -17,7 +17,7 @@ import {
   selectRecovery,
 } from "@knightcode/compaction";
 import { resolveCompactionSettings } from "@knightcode/config";
-import { type CompactionEntry, createEntryId } from "@knightcode/session-store";
+import type { CompactionEntry } from "@knightcode/session-store";
 import { callHook } from "./extension-hooks.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import type { CompactionHooks } from "./turn-runner.ts";
@@ -28,16 +28,17 @@ function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
     branch: () => runtime.session.branch(),
     appendCompaction(draft) {
       const { firstKeptEntryId, ...rest } = draft;
-      // Retain-none records the entry's own ID, so it must be chosen before the write.
-      const id = createEntryId({
-        has: (candidate: string) => runtime.session.getEntry(candidate) !== undefined,
-      });
-      const entry = runtime.append({
-        type: "compaction",
-        firstKeptEntryId: firstKeptEntryId ?? id,
-        ...(firstKeptEntryId === null ? { id } : {}),
-        ...rest,
-      } as never) as CompactionEntry;
+      let entry: CompactionEntry;
+      if (firstKeptEntryId !== null) {
+        entry = runtime.append({ type: "compaction", firstKeptEntryId, ...rest }) as CompactionEntry;
+      } else {
+        // Retain-none records the entry's own ID, so the ID is reserved before the write.
+        const id = runtime.session.reserveEntryId();
+        entry = runtime.append(
+          { type: "compaction", firstKeptEntryId: id, ...rest },
+          { id },
+        ) as CompactionEntry;
+      }
       const running = runtime.running;
       if (running) {
         running.live.onEntryPersisted(entry);
@@ -85,9 +86,10 @@ export function createCompactionWiring(
 ): CompactionHooks {
   const compact = async (
     runtime: ThreadRuntime,
-    reason: "threshold" | "overflow",
+    reason: "threshold" | "overflow" | "manual",
     willRetry: boolean,
     signal: AbortSignal,
+    customInstructions?: string,
   ) => {
     const model = runtime.model;
     if (!model) return undefined;
@@ -102,6 +104,7 @@ export function createCompactionWiring(
       },
       reason,
       willRetry,
+      ...(customInstructions !== undefined ? { customInstructions } : {}),
       hooks: packageHooks(runtime),
       signal,
     });
@@ -143,6 +146,12 @@ export function createCompactionWiring(
       return outcome?.status === "compacted";
     },
     contextTokens: (runtime) => branchContextTokens(runtime.session.branch()),
+    manual: async (runtime, customInstructions, signal) => {
+      const outcome = await compact(runtime, "manual", false, signal, customInstructions);
+      if (!outcome) return { status: "failed", errorMessage: "No model is selected to write the summary" };
+      if (outcome.status === "failed") return { status: "failed", errorMessage: outcome.errorMessage };
+      return { status: outcome.status };
+    },
   };
 }
 

@@ -67,6 +67,12 @@ export interface ExtensionHost {
   hooks: ExtensionHooks;
   /** Slash commands the extensions registered (without the leading `/`). */
   commands: { name: string; description: string }[];
+  /**
+   * Runs a registered command typed as `/<name> args` in `turn/start` text; the input
+   * is then `handled` (or `cancelled` when interrupted meanwhile). Absent: extension
+   * commands are left to the `input` hook.
+   */
+  runCommand?(name: string, args: string): Promise<void>;
   /** Problems found while loading, reported in the thread's start/resume warnings. */
   warnings: Warning[];
   dispose(): Promise<void>;

@@ -1,11 +1,13 @@
 /**
  * History pages as the protocol returns them: the session store cuts the page and
  * anchors its cursor; each stored turn is projected, and the running turn is replaced
- * by its live snapshot (streaming items included).
+ * by its live snapshot (streaming items included). Pages stop at the byte budget the
+ * caller passes, measured as the app server will send each turn.
  */
-import { historyPage, type SessionFile } from "@knightcode/session-store";
+import { historyPage, type SessionFile, type TurnGroup } from "@knightcode/session-store";
 import { projectTurnGroup } from "./history-projection.ts";
 import type { LiveTurn } from "./live-turn.ts";
+import { sentTurnBytes } from "./response-budget.ts";
 import type { Turn } from "./shapes.ts";
 
 /** One page of projected turns and the cursor of the older page. */
@@ -14,15 +16,33 @@ export interface HistoryTurns {
   nextCursor?: string;
 }
 
-/** Reads one history page of a session; throws the store's `invalidCursor` error for a bad cursor. */
+/**
+ * Reads one history page of a session; throws the store's `invalidCursor` error for a
+ * bad cursor. `maxBytes` bounds the page's turns as sent (at least one turn is returned).
+ */
 export function historyTurns(
   session: SessionFile,
   live: LiveTurn | undefined,
   cursor: string | undefined,
+  maxBytes?: number,
 ): HistoryTurns {
-  const page = historyPage({ threadId: session.id, path: session.branch(), ...(cursor ? { cursor } : {}) });
-  const turns = page.turns.map((group) =>
-    live && group.id === live.id ? live.snapshot() : projectTurnGroup(group).turn,
-  );
+  const projected = new Map<string, Turn>();
+  const turnOf = (group: TurnGroup): Turn => {
+    let turn = projected.get(group.id);
+    if (!turn) {
+      turn = live && group.id === live.id ? live.snapshot() : projectTurnGroup(group).turn;
+      projected.set(group.id, turn);
+    }
+    return turn;
+  };
+  const page = historyPage({
+    threadId: session.id,
+    path: session.branch(),
+    ...(cursor ? { cursor } : {}),
+    ...(maxBytes !== undefined
+      ? { maxBytes, measure: (group: TurnGroup) => sentTurnBytes(turnOf(group)) }
+      : {}),
+  });
+  const turns = page.turns.map(turnOf);
   return page.nextCursor !== undefined ? { turns, nextCursor: page.nextCursor } : { turns };
 }

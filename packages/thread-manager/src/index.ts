@@ -9,6 +9,7 @@ export type {
   ThreadManagerEvent,
 } from "./api.ts";
 export { type Clock, type ClockTimer, ManualClock, systemClock } from "./clock.ts";
+export { BUILTIN_COMMANDS, TERMINAL_ONLY_COMMANDS } from "./commands.ts";
 export { createCompactionWiring, noCompaction } from "./compaction-wiring.ts";
 export {
   callHook,
@@ -42,4 +43,4 @@ export {
 export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export { IDLE_UNLOAD_MS } from "./thread-registry.ts";
 export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turn-error.ts";
-export type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
+export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turn-runner.ts";

@@ -32,12 +32,17 @@ function remap(entry: SessionEntry, ids: Map<string, string>): NewEntry {
   }
 }
 
-/** Appends `branch` (root first) to `target`, keeping timestamps; returns old-to-new IDs. */
+/**
+ * Appends `branch` (root first) to `target`, keeping timestamps; returns old-to-new IDs.
+ * Each copy's ID is reserved before its references are rewritten, so an entry that names
+ * itself (a retain-none compaction's `firstKeptEntryId`) names its copy, not the source.
+ */
 export function copyBranch(branch: readonly SessionEntry[], target: SessionFile): Map<string, string> {
   const ids = new Map<string, string>();
   for (const entry of branch) {
-    const copy = target.append(remap(entry, ids));
-    ids.set(entry.id, copy.id);
+    const id = target.reserveEntryId();
+    ids.set(entry.id, id);
+    target.append(remap(entry, ids), { id });
   }
   return ids;
 }

@@ -13,16 +13,25 @@ export const DEFAULT_SYSTEM_PROMPT = [
   "Use the tools to inspect and modify files and to run commands; ask the user when a decision is theirs.",
 ].join("\n");
 
-/** Builds the prompt for one thread; context-file problems are ignored here (they are reported at load). */
+/**
+ * Builds the prompt for one thread; context-file problems are ignored here (they are
+ * reported at load). SYSTEM.md / APPEND_SYSTEM.md are read below `projectDir`, the real
+ * path `trusted` was decided for, so a symlink swapped in since cannot redirect the read.
+ */
 export async function threadSystemPrompt(options: {
   agentDir: string;
   cwd: string;
+  projectDir: string;
   trusted: boolean;
   tools: readonly AnyAgentTool[];
   now: number;
 }): Promise<string> {
   const [files, context] = await Promise.all([
-    resolveSystemPromptFiles({ agentDir: options.agentDir, cwd: options.cwd, trusted: options.trusted }),
+    resolveSystemPromptFiles({
+      agentDir: options.agentDir,
+      cwd: options.projectDir,
+      trusted: options.trusted,
+    }),
     loadContextFiles({ agentDir: options.agentDir, cwd: options.cwd }),
   ]);
   return buildSystemPrompt({

@@ -1,13 +1,14 @@
 /**
- * Loading threads: settings and warnings for a project, the session directory a new
- * thread goes into, and the branch settings a loaded thread resumes with.
+ * Loading threads: settings, trust and warnings for a project, and the branch settings
+ * a loaded thread resumes with.
  */
 import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { ThinkingLevel } from "@knightcode/ai";
 import { type ApprovalMode, AppServerError, type ModelRef } from "@knightcode/app-server-protocol";
 import { restoreApprovalMode } from "@knightcode/approvals";
 import { loadSettings } from "@knightcode/config";
-import { resolveSessionDir, type SessionFile } from "@knightcode/session-store";
+import type { SessionFile } from "@knightcode/session-store";
 import type { Warning } from "./shapes.ts";
 import type { ThreadSettings } from "./thread-runtime.ts";
 
@@ -24,6 +25,14 @@ export interface ProjectSettings {
   warnings: Warning[];
   /** Whether project-local resources (SYSTEM.md, extensions...) may load. */
   trusted: boolean;
+  /**
+   * The project's real path, resolved once when trust was decided. Project-local files
+   * (SYSTEM.md, prompts, skills) are read below this, never below the cwd resolved again.
+   */
+  projectDir: string;
+  /** Global and (trusted only) project settings as read, for resource discovery. */
+  globalSettings: Record<string, unknown> | null;
+  projectSettings: Record<string, unknown> | null;
 }
 
 /** Reads settings and trust for a project; failures become warnings, never a refusal. */
@@ -38,14 +47,24 @@ export async function readProjectSettings(ctx: LoaderContext, cwd: string): Prom
     ) {
       warnings.push({
         source: "trust",
-        message: `Project ${cwd} has local resources and no trust decision; they were not loaded`,
+        message: `Project ${loaded.projectDir} has local resources and no trust decision; they were not loaded`,
       });
     }
-    return { settings: loaded.settings, warnings, trusted: loaded.trusted };
+    return {
+      settings: loaded.settings,
+      warnings,
+      trusted: loaded.trusted,
+      projectDir: loaded.projectDir,
+      globalSettings: loaded.globalSettings,
+      projectSettings: loaded.projectSettings,
+    };
   } catch (error) {
     return {
       settings: {},
       trusted: false,
+      projectDir: resolve(cwd),
+      globalSettings: null,
+      projectSettings: null,
       warnings: [{ source: "settings", message: `Settings could not be read: ${(error as Error).message}` }],
     };
   }
@@ -56,18 +75,6 @@ export async function requireDirectory(cwd: string): Promise<void> {
   const info = await stat(cwd).catch(() => undefined);
   if (!info?.isDirectory())
     throw new AppServerError("invalidParams", `cwd is not an existing directory: ${cwd}`);
-}
-
-/** The directory a new thread of `cwd` is created in. */
-export function newSessionDir(ctx: LoaderContext, cwd: string, settings: Record<string, unknown>): string {
-  const settingsDir = typeof settings.sessionDir === "string" ? settings.sessionDir : undefined;
-  return resolveSessionDir({
-    cliSessionDir: ctx.sessionDir,
-    env: ctx.env,
-    settingsSessionDir: settingsDir,
-    agentDir: ctx.agentDir,
-    cwd,
-  }).dir;
 }
 
 /** The settings persisted on a branch, with the caller's default mode when none is stored. */

@@ -1,10 +1,10 @@
 /**
  * The ThreadManager: loads and owns threads, admits turns, routes approvals, unloads
  * idle threads, and turns everything into protocol notifications with their audience.
- * Thread lifecycle methods live here; turn methods delegate to `turn-runner.ts`.
+ * Thread methods live here; creation is `thread-creation.ts`, turn methods delegate to
+ * `turn-operations.ts`, and the turn environment is built in `turn-environment.ts`.
  */
-import { type AnyAgentTool, createBuiltinTools } from "@knightcode/agent";
-import { type Model, type StreamFunction, streamModel } from "@knightcode/ai";
+import type { Model } from "@knightcode/ai";
 import {
   AppServerError,
   type CommandListParams,
@@ -25,19 +25,13 @@ import {
   type ThreadSettingsUpdateResult,
   type ThreadStartParams,
   type ThreadStartResult,
+  type ThreadSummary,
   type ThreadUnarchiveParams,
   type ThreadUnsubscribeParams,
   type ThreadUnsubscribeResult,
 } from "@knightcode/app-server-protocol";
-import { defaultApprovalMode } from "@knightcode/approvals";
 import { resolveAgentDir } from "@knightcode/config";
-import {
-  projectSessionDirs,
-  type SessionFile,
-  SessionFile as SessionFiles,
-  sessionsRoot,
-  ThreadLister,
-} from "@knightcode/session-store";
+import { type SessionFile, SessionFile as SessionFiles, ThreadLister } from "@knightcode/session-store";
 import type {
   Caller,
   ServerRequestPort,
@@ -47,49 +41,32 @@ import type {
 } from "./api.ts";
 import { ApprovalBroker } from "./approval-broker.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { listCommands } from "./commands.ts";
-import { createCompactionWiring } from "./compaction-wiring.ts";
-import type { ExtensionHostFactory } from "./extension-hooks.ts";
+import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands.ts";
 import { type HistoryTurns, historyTurns } from "./history-read.ts";
+import type { ThreadManagerOptions } from "./manager-options.ts";
 import { type ModelSource, registryModelSource, toProtocolModel } from "./model-source.ts";
-import { createForkSession, createThreadSession } from "./session-creation.ts";
-import { SessionLocator } from "./session-locator.ts";
+import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./response-budget.ts";
+import { SessionDirectories } from "./session-dirs.ts";
+import { type LocatedSession, SessionLocator } from "./session-locator.ts";
 import { applySettingsUpdate } from "./settings-update.ts";
-import { threadSystemPrompt } from "./system-prompt.ts";
 import { ArchiveOperations } from "./thread-archive.ts";
-import { type LoaderContext, newSessionDir, readProjectSettings, requireDirectory } from "./thread-loader.ts";
+import { ThreadCreation } from "./thread-creation.ts";
+import { type LoaderContext, requireDirectory } from "./thread-loader.ts";
 import { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./thread-views.ts";
+import { createTurnEnvironment } from "./turn-environment.ts";
 import { TurnOperations } from "./turn-operations.ts";
-import type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
 import { wire } from "./wire-errors.ts";
 
-/** How a ThreadManager is built; every field has a production default. */
-export interface ThreadManagerOptions {
-  /** Defaults to `KNIGHTCODE_CODING_AGENT_DIR`, else `~/.knightcode/agent`. */
-  agentDir?: string;
-  /** `--session-dir`: one flat directory for every thread. */
-  sessionDir?: string;
-  /** `-e` extension paths, loaded in each thread as explicitly trusted. */
-  extensionPaths?: string[];
-  env?: Record<string, string | undefined>;
-  /** Time source for idle unloading and turn markers. */
-  clock?: Clock;
-  idleUnloadMs?: number;
-  models?: ModelSource;
-  streamFn?: StreamFunction;
-  /** The tools each thread's agent gets. */
-  tools?: (cwd: string) => AnyAgentTool[];
-  systemPrompt?: (cwd: string) => Promise<string | undefined>;
-  extensionHostFactory?: ExtensionHostFactory;
-  compaction?: CompactionHooks;
-}
+export type { ThreadManagerOptions };
 
 /** Creates a ThreadManager. */
 export function createThreadManager(options: ThreadManagerOptions = {}): ThreadManager {
   return new ThreadManager(options);
 }
+
+const notFound = (threadId: string) => new AppServerError("threadNotFound", `Thread ${threadId} not found`);
 
 /** The runtime behind every thread/turn/model/command method of the protocol. */
 export class ThreadManager implements ThreadManagerApi {
@@ -99,8 +76,10 @@ export class ThreadManager implements ThreadManagerApi {
   private readonly listeners = new Set<(event: ThreadManagerEvent) => void>();
   private readonly registry: ThreadRegistry;
   private readonly lister = new ThreadLister();
+  private readonly dirs: SessionDirectories;
   private readonly locator: SessionLocator;
   private readonly broker: ApprovalBroker;
+  private readonly creation: ThreadCreation;
   private readonly turns: TurnOperations;
   private readonly archive: ArchiveOperations;
   private port: ServerRequestPort | undefined;
@@ -110,7 +89,8 @@ export class ThreadManager implements ThreadManagerApi {
     this.ctx = { agentDir: options.agentDir ?? resolveAgentDir(env), sessionDir: options.sessionDir, env };
     this.clock = options.clock ?? systemClock;
     this.models = options.models ?? registryModelSource(this.ctx.agentDir, env);
-    this.locator = new SessionLocator(() => this.sessionRoots());
+    this.dirs = new SessionDirectories(this.ctx);
+    this.locator = new SessionLocator(() => this.dirs.roots());
     this.broker = new ApprovalBroker(
       () => this.port,
       (threadId) => this.registry.threads.get(threadId)?.publishStatus(),
@@ -127,34 +107,33 @@ export class ThreadManager implements ThreadManagerApi {
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
       ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
     });
-    const env2: TurnEnvironment = {
-      streamFn: options.streamFn ?? streamModel,
-      getApiKey: (model) => this.models.getApiKey(model),
-      tools: options.tools ?? ((cwd) => createBuiltinTools({ cwd })),
-      systemPrompt: async (runtime, tools) =>
-        options.systemPrompt
-          ? options.systemPrompt(runtime.cwd)
-          : threadSystemPrompt({
-              agentDir: this.ctx.agentDir,
-              cwd: runtime.cwd,
-              trusted: runtime.trusted,
-              tools,
-              now: this.clock.now(),
-            }),
-      compaction:
-        options.compaction ??
-        createCompactionWiring(options.streamFn ?? streamModel, async (runtime) =>
-          runtime.model ? this.models.getApiKey(runtime.model) : undefined,
-        ),
-      settled: (runtime) => this.turns.settled(runtime),
-    };
-    this.archive = this.createArchiveOperations();
-    this.turns = new TurnOperations(env2, {
-      runtime: (threadId, caller) => this.registry.load(threadId, caller),
-      loaded: (threadId) => this.registry.threads.get(threadId),
-      exists: (threadId) => this.locator.find(threadId) !== undefined,
-      resolveModel: (ref) => this.resolveModel(ref),
+    this.creation = new ThreadCreation({
+      ctx: this.ctx,
+      dirs: this.dirs,
+      registry: this.registry,
+      models: this.models,
+      emit: (event) => this.emit(event),
     });
+    const turnEnv = createTurnEnvironment(options, {
+      agentDir: this.ctx.agentDir,
+      models: this.models,
+      now: () => this.clock.now(),
+      settled: (runtime) => this.turns.settled(runtime),
+    });
+    this.archive = this.createArchiveOperations();
+    this.turns = new TurnOperations(
+      turnEnv,
+      {
+        runtime: async (threadId, caller) => {
+          if (!this.registry.threads.has(threadId)) await this.locate(threadId);
+          return this.registry.load(threadId, caller);
+        },
+        loaded: (threadId) => this.registry.threads.get(threadId),
+        exists: async (threadId) => (await this.locate(threadId)) !== undefined,
+        resolveModel: (ref) => this.resolveModel(ref),
+      },
+      this.creation,
+    );
   }
 
   private createArchiveOperations(): ArchiveOperations {
@@ -171,17 +150,13 @@ export class ThreadManager implements ThreadManagerApi {
     });
   }
 
-  private sessionRoots(): string[] {
-    const override = this.ctx.sessionDir ?? this.ctx.env.KNIGHTCODE_CODING_AGENT_SESSION_DIR;
-    const roots = [sessionsRoot(this.ctx.agentDir)];
-    if (override) roots.unshift(override);
-    return roots;
-  }
-
-  private listingDirs(): string[] {
-    const override = this.ctx.sessionDir ?? this.ctx.env.KNIGHTCODE_CODING_AGENT_SESSION_DIR;
-    if (override) return [override];
-    return projectSessionDirs(sessionsRoot(this.ctx.agentDir));
+  /** Finds a transcript; on a miss, re-reads the session-dir settings and searches again. */
+  private async locate(threadId: string): Promise<LocatedSession | undefined> {
+    if (this.registry.threads.has(threadId)) return this.locator.find(threadId);
+    const found = this.locator.find(threadId);
+    if (found) return found;
+    await this.dirs.refresh();
+    return this.locator.find(threadId);
   }
 
   private emit(event: ThreadManagerEvent): void {
@@ -203,115 +178,89 @@ export class ThreadManager implements ThreadManagerApi {
     return undefined;
   }
 
+  /** A loaded thread's session, else the transcript opened read-only (no lock, no write). */
+  private async sourceSession(threadId: string): Promise<{ session: SessionFile; archived: boolean }> {
+    const loaded = this.registry.threads.get(threadId);
+    if (loaded) return { session: loaded.session, archived: false };
+    const found = await this.locate(threadId);
+    if (!found) throw notFound(threadId);
+    return { session: await SessionFiles.openReadOnly(found.path), archived: found.archived };
+  }
+
+  /** Subscribes the creator of a new thread and answers with the thread and its warnings. */
+  private created(runtime: ThreadRuntime, caller: Caller): ThreadStartResult {
+    runtime.subscribe(caller.connectionId);
+    runtime.noteInitiator(caller.connectionId);
+    return { thread: runtime.thread(), warnings: runtime.loadWarnings };
+  }
+
   startThread(params: ThreadStartParams, caller: Caller): Promise<ThreadStartResult> {
+    return wire(async () => this.created(await this.creation.start(params, caller), caller));
+  }
+
+  forkThread(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult> {
     return wire(async () => {
       this.registry.refuseWhileClosing();
-      await requireDirectory(params.cwd);
-      const project = await readProjectSettings(this.ctx, params.cwd);
-      const { settings } = project;
-      const model = params.model ? await this.models.find(params.model) : await this.models.defaultModel();
-      if (params.model && !model) {
-        throw new AppServerError(
-          "invalidParams",
-          `Unknown model ${params.model.provider}/${params.model.id}`,
-        );
-      }
-      const session = await createThreadSession(newSessionDir(this.ctx, params.cwd, settings), params, {
-        approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
-        model,
-      });
-      const runtime = await this.registry.adopt(session, caller, project);
-      runtime.subscribe(caller.connectionId);
-      runtime.noteInitiator(caller.connectionId);
-      const thread = runtime.thread();
-      this.toEveryone({ method: "thread/started", params: { thread } });
-      runtime.publishStatus();
-      return { thread, warnings: runtime.loadWarnings };
+      const { session } = await this.sourceSession(params.threadId);
+      return this.created(await this.creation.fork(session, caller, params.name), caller);
     });
   }
 
   resumeThread(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult> {
     return wire(async () => {
+      await this.locate(params.threadId);
       const runtime = await this.registry.load(params.threadId, caller);
       // From here to the return nothing awaits: history, snapshots and the subscription share one send step.
-      let page: HistoryTurns;
-      try {
-        page = historyTurns(runtime.session, runtime.running?.live, params.cursor);
-      } catch (error) {
-        this.registry.maybeIdle(runtime);
-        throw error;
-      }
-      const turns = page.turns;
-      runtime.subscribe(caller.connectionId);
-      const result: ThreadResumeResult = {
+      const result: Omit<ThreadResumeResult, "turns"> = {
         thread: runtime.thread(),
-        turns,
         queue: runtime.queueState(),
         usage: runtime.usage(this.turns.contextTokens(runtime)),
         warnings: runtime.loadWarnings,
       };
-      if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
-      if (runtime.running) result.runningTurn = runtime.running.live.snapshot();
-      return result;
+      const running = runtime.running?.live.snapshot();
+      let page: HistoryTurns;
+      try {
+        const budget = turnBudget(
+          result,
+          PAGE_FIELDS_RESERVE_BYTES + (running ? sentRunningTurnBytes(running) : 0),
+        );
+        page = historyTurns(runtime.session, runtime.running?.live, params.cursor, budget);
+      } catch (error) {
+        this.registry.maybeIdle(runtime);
+        throw error;
+      }
+      runtime.subscribe(caller.connectionId);
+      const out: ThreadResumeResult = { ...result, turns: page.turns };
+      if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+      if (running) out.runningTurn = running;
+      return out;
     });
   }
 
   readThread(params: ThreadReadParams, _caller: Caller): Promise<ThreadReadResult> {
     return wire(async () => {
       const loaded = this.registry.threads.get(params.threadId);
-      let session: SessionFile;
-      let archived = false;
-      if (loaded) session = loaded.session;
-      else {
-        const found = this.locator.find(params.threadId);
-        if (!found) throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
-        session = await SessionFiles.openReadOnly(found.path);
-        archived = found.archived;
-      }
-      const { turns, nextCursor } = historyTurns(session, loaded?.running?.live, params.cursor);
+      const { session, archived } = await this.sourceSession(params.threadId);
       const thread = loaded
         ? loaded.thread()
         : unloadedThread(session, archived, this.registry.statusOf(session.id));
+      const budget = turnBudget({ thread }, PAGE_FIELDS_RESERVE_BYTES);
+      const { turns, nextCursor } = historyTurns(session, loaded?.running?.live, params.cursor, budget);
       return nextCursor !== undefined ? { thread, turns, nextCursor } : { thread, turns };
     });
   }
 
-  listThreads(params: ThreadListParams, _caller: Caller): Promise<ThreadListResult> {
+  listThreads(params: ThreadListParams, caller: Caller): Promise<ThreadListResult> {
     return wire(async () => {
       const page = await this.lister.list({
-        dirs: this.listingDirs(),
+        dirs: await this.dirs.listingDirs(caller, params.cwd),
         ...(params.archived !== undefined ? { archived: params.archived } : {}),
         ...(params.cwd !== undefined ? { cwd: params.cwd } : {}),
         ...(params.limit !== undefined ? { limit: params.limit } : {}),
         ...(params.cursor !== undefined ? { cursor: params.cursor } : {}),
       });
-      const threads = page.threads.map((s) => summaryOf(s, this.registry.statusOf(s.id)));
+      const threads: ThreadSummary[] = page.threads.map((s) => summaryOf(s, this.registry.statusOf(s.id)));
       return page.nextCursor !== undefined ? { threads, nextCursor: page.nextCursor } : { threads };
-    });
-  }
-
-  forkThread(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult> {
-    return wire(async () => {
-      this.registry.refuseWhileClosing();
-      const loaded = this.registry.threads.get(params.threadId);
-      let source: SessionFile;
-      if (loaded) source = loaded.session;
-      else {
-        const found = this.locator.find(params.threadId);
-        if (!found) throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
-        source = await SessionFiles.openReadOnly(found.path);
-      }
-      const cwd = source.header.cwd;
-      const project = await readProjectSettings(this.ctx, cwd);
-      const { settings } = project;
-      const session = await createForkSession(source, newSessionDir(this.ctx, cwd, settings), params.name);
-      const runtime = await this.registry.adopt(session, caller, project);
-      runtime.subscribe(caller.connectionId);
-      runtime.noteInitiator(caller.connectionId);
-      const thread = runtime.thread();
-      this.toEveryone({ method: "thread/started", params: { thread } });
-      runtime.publishStatus();
-      return { thread, warnings: runtime.loadWarnings };
     });
   }
 
@@ -324,19 +273,29 @@ export class ThreadManager implements ThreadManagerApi {
   }
 
   archiveThread(params: ThreadArchiveParams, _caller: Caller): Promise<Record<string, never>> {
-    return wire(() => this.archive.move(params.threadId, "archive"));
+    return wire(async () => {
+      await this.locate(params.threadId);
+      return this.archive.move(params.threadId, "archive");
+    });
   }
 
   unarchiveThread(params: ThreadUnarchiveParams, _caller: Caller): Promise<Record<string, never>> {
-    return wire(() => this.archive.move(params.threadId, "unarchive"));
+    return wire(async () => {
+      await this.locate(params.threadId);
+      return this.archive.move(params.threadId, "unarchive");
+    });
   }
 
   deleteThread(params: ThreadDeleteParams, _caller: Caller): Promise<Record<string, never>> {
-    return wire(() => this.archive.delete(params.threadId));
+    return wire(async () => {
+      await this.locate(params.threadId);
+      return this.archive.delete(params.threadId);
+    });
   }
 
   updateSettings(params: ThreadSettingsUpdateParams, caller: Caller): Promise<ThreadSettingsUpdateResult> {
     return wire(async () => {
+      await this.locate(params.threadId);
       const runtime = await this.registry.load(params.threadId, caller);
       await applySettingsUpdate(runtime, params, this.models);
       return { thread: runtime.thread() };
@@ -356,20 +315,24 @@ export class ThreadManager implements ThreadManagerApi {
 
   listCommands(params: CommandListParams, _caller: Caller): Promise<CommandListResult> {
     return wire(async () => {
+      const agentDir = this.ctx.agentDir;
       if ("threadId" in params) {
         const runtime = this.registry.threads.get(params.threadId);
         if (runtime) {
           return {
-            commands: await listCommands(this.ctx.agentDir, runtime.cwd, runtime.extensions.commands),
+            commands: await listCommands(
+              runtimeCommandSources(agentDir, runtime),
+              runtime.extensions.commands,
+            ),
           };
         }
-        const found = this.locator.find(params.threadId);
-        if (!found) throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
-        const session = await SessionFiles.openReadOnly(found.path);
-        return { commands: await listCommands(this.ctx.agentDir, session.header.cwd, []) };
+        const { session } = await this.sourceSession(params.threadId);
+        return {
+          commands: await listCommands(await projectCommandSources(this.ctx, session.header.cwd), []),
+        };
       }
       await requireDirectory(params.cwd);
-      return { commands: await listCommands(this.ctx.agentDir, params.cwd, []) };
+      return { commands: await listCommands(await projectCommandSources(this.ctx, params.cwd), []) };
     });
   }
 

@@ -91,6 +91,8 @@ export class ThreadRegistry {
     const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
+    runtime.projectDir = project.projectDir;
+    runtime.settingsSources = { global: project.globalSettings, project: project.projectSettings };
     runtime.model = await this.options.resolveModel(settings.model);
     this.threads.set(session.id, runtime);
     this.options.locator.remember(session.id, session.path);

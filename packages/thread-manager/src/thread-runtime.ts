@@ -3,7 +3,7 @@
  * approvals and status. Turn execution lives in `turn-runner.ts`; this file holds the
  * state both it and the manager read, and the rules for reporting it.
  */
-import type { ImageContent, Model } from "@knightcode/ai";
+import type { ImageContent, Model, UserMessage } from "@knightcode/ai";
 import {
   type ApprovalMode,
   AppServerError,
@@ -17,6 +17,7 @@ import {
 } from "@knightcode/app-server-protocol";
 import { emptyGrants, type SessionGrants } from "@knightcode/approvals";
 import {
+  type AppendOptions,
   isArchivedPath,
   type NewEntry,
   type SessionEntry,
@@ -56,6 +57,8 @@ export interface RunningTurn {
   steering: string[];
   /** Call IDs refused at the approval gate, and how. */
   refusedCalls: Map<string, "declined" | "cancelled">;
+  /** Steers accepted before the agent exists; they join its first request. */
+  early: UserMessage[];
   /** Hands an accepted steer to the run (held until the agent exists). */
   deliverSteer: (text: string, images: ImageContent[]) => void;
   /** Aborts the agent's run: provider request, tools, approvals. */
@@ -102,6 +105,13 @@ export class ThreadRuntime {
   projectSettings: Record<string, unknown> = {};
   /** Whether the project is trusted, read at load. */
   trusted = false;
+  /** The project's real path as trust was decided for it at load (see `ProjectSettings.projectDir`). */
+  projectDir = "";
+  /** Global and trusted project settings as read at load, for resource discovery. */
+  settingsSources: { global: Record<string, unknown> | null; project: Record<string, unknown> | null } = {
+    global: null,
+    project: null,
+  };
   idleTimer: ClockTimer | undefined;
   private lastStatus = "";
 
@@ -199,10 +209,10 @@ export class ThreadRuntime {
     this.toSubscribers({ method: "warning", params: { ...warning, threadId: this.id } });
   }
 
-  /** Appends an entry; a lost lock closes the thread instead of writing on. */
-  append(entry: NewEntry): SessionEntry {
+  /** Appends an entry (under a reserved `options.id` if given); a lost lock closes the thread instead of writing on. */
+  append(entry: NewEntry, options: AppendOptions = {}): SessionEntry {
     try {
-      return this.session.append(entry);
+      return this.session.append(entry, options);
     } catch (error) {
       if ((error as { code?: string }).code === "ownershipLost")
         this.host.ownershipLost(this, error as Error);

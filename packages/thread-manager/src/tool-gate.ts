@@ -9,12 +9,16 @@ import { applyDecision, gateToolCall as gate } from "@knightcode/approvals";
 import { callHook } from "./extension-hooks.ts";
 import type { RunningTurn, ThreadRuntime } from "./thread-runtime.ts";
 
-/** Decides whether one call runs; asks a subscriber when the mode says so. */
+/**
+ * Decides whether one call runs; asks a subscriber when the mode says so. `homeDir` is
+ * the home the tools expand `~` with, so a `~/x` write is judged where it lands.
+ */
 export async function gateToolCall(
   runtime: ThreadRuntime,
   running: RunningTurn,
   call: ToolCallInfo,
   signal: AbortSignal,
+  homeDir: string | undefined,
 ): Promise<ToolCallDecision> {
   const hooks = runtime.extensions.hooks;
   const toolCallId = call.toolCall.id;
@@ -30,6 +34,7 @@ export async function gateToolCall(
     cwd: runtime.cwd,
     mode: runtime.settings.approvalMode,
     grants: runtime.grants,
+    ...(homeDir !== undefined ? { homeDir } : {}),
   });
   if (verdict.action !== "ask") return verdict;
   const request = verdict.request;

@@ -20,6 +20,9 @@ import {
 import type { Caller } from "./api.ts";
 import { callHook } from "./extension-hooks.ts";
 import { resolveImages } from "./image-inputs.ts";
+import { parseSlashCommand } from "./slash-command-parse.ts";
+import { runSlashCommand } from "./slash-commands.ts";
+import type { ThreadCreation } from "./thread-creation.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { drainQueue } from "./turn-queue.ts";
 import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
@@ -28,7 +31,7 @@ import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
 export interface TurnHost {
   runtime(threadId: string, caller: Caller): Promise<ThreadRuntime>;
   loaded(threadId: string): ThreadRuntime | undefined;
-  exists(threadId: string): boolean;
+  exists(threadId: string): Promise<boolean>;
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
 }
 
@@ -47,6 +50,8 @@ export class TurnOperations {
   constructor(
     private readonly env: TurnEnvironment,
     private readonly host: TurnHost,
+    /** Where session-replacing commands create threads; without it `turn/start` runs no built-in command. */
+    private readonly commands?: ThreadCreation,
   ) {}
 
   private async usableModel(runtime: ThreadRuntime): Promise<Model | undefined> {
@@ -60,6 +65,25 @@ export class TurnOperations {
     const images = await resolveImages(params.images);
     if (runtime.busy)
       throw new AppServerError("turnInProgress", `Thread ${runtime.id} is already running a turn`);
+    const command = parseSlashCommand(params.text);
+    if (command && this.commands) {
+      const handled = await runSlashCommand(
+        {
+          runtime,
+          caller,
+          command,
+          ...(params.requestId !== undefined ? { requestId: params.requestId } : {}),
+          ...(params.clientMessageId !== undefined ? { clientMessageId: params.clientMessageId } : {}),
+          requireModel: async () => {
+            const model = await this.usableModel(runtime);
+            if (!model) throw noModel(runtime.id);
+            return model;
+          },
+        },
+        { env: this.env, creation: this.commands },
+      );
+      if (handled) return handled;
+    }
     const model = await this.usableModel(runtime);
     if (!model) throw noModel(runtime.id);
     runtime.subscribe(caller.connectionId);
@@ -85,7 +109,7 @@ export class TurnOperations {
 
   async steer(params: TurnSteerParams, caller: Caller): Promise<TurnSteerResult> {
     const runtime = this.host.loaded(params.threadId);
-    if (!runtime && !this.host.exists(params.threadId)) {
+    if (!runtime && !(await this.host.exists(params.threadId))) {
       throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
     }
     const running = runtime?.running;
@@ -131,7 +155,7 @@ export class TurnOperations {
 
   async interrupt(params: TurnInterruptParams, _caller: Caller): Promise<TurnInterruptResult> {
     const runtime = this.host.loaded(params.threadId);
-    if (!runtime && !this.host.exists(params.threadId)) {
+    if (!runtime && !(await this.host.exists(params.threadId))) {
       throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
     }
     const running = runtime?.running && !runtime.running.settling ? runtime.running : undefined;
@@ -191,7 +215,7 @@ export class TurnOperations {
   async queueRemove(params: TurnQueueRemoveParams, _caller: Caller): Promise<TurnQueueRemoveResult> {
     const runtime = this.host.loaded(params.threadId);
     if (!runtime) {
-      if (!this.host.exists(params.threadId)) {
+      if (!(await this.host.exists(params.threadId))) {
         throw new AppServerError("threadNotFound", `Thread ${params.threadId} not found`);
       }
       return { removed: false };

@@ -3,25 +3,15 @@
  * approvals and compaction wired in, and the end marker with its notifications. A turn
  * is one agent run between its markers; steers and retries stay inside it.
  */
-import { Agent, type AgentEvent, type AnyAgentTool } from "@knightcode/agent";
-import type {
-  AssistantMessage,
-  ImageContent,
-  Message,
-  Model,
-  StreamFunction,
-  UserMessage,
-} from "@knightcode/ai";
-import { AppServerError } from "@knightcode/app-server-protocol";
-import type { AgentMessage, SessionEntry, TurnOutcome } from "@knightcode/session-store";
-import { buildSessionContext, toModelMessages } from "@knightcode/session-store";
-import { callHook, type ExtensionHooks } from "./extension-hooks.ts";
-import { projectTurns, turnSummary } from "./history-projection.ts";
+import type { AnyAgentTool } from "@knightcode/agent";
+import type { AssistantMessage, ImageContent, Model, StreamFunction, UserMessage } from "@knightcode/ai";
+import type { SessionEntry } from "@knightcode/session-store";
+import { contextMessages, createTurnAgent, persistMessage, userMessage } from "./agent-wiring.ts";
+import { callHook } from "./extension-hooks.ts";
 import { LiveTurn } from "./live-turn.ts";
-import type { ErrorKind, Turn } from "./shapes.ts";
 import type { RunningTurn, ThreadRuntime } from "./thread-runtime.ts";
-import { gateToolCall } from "./tool-gate.ts";
 import { normalizeErrorKind } from "./turn-error.ts";
+import { finishTurn, type TurnFailure } from "./turn-settlement.ts";
 
 /** Compaction at the spec's check points, from `@knightcode/compaction`. */
 export interface CompactionHooks {
@@ -41,7 +31,22 @@ export interface CompactionHooks {
   ): Promise<boolean>;
   /** Context size estimate for usage reports. */
   contextTokens(runtime: ThreadRuntime): number | undefined;
+  /**
+   * `/compact [instructions]`: one manual compaction (reason `manual`) with the user's
+   * instructions passed through. Absent: manual compaction is unavailable.
+   */
+  manual?(
+    runtime: ThreadRuntime,
+    customInstructions: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ManualCompactionOutcome>;
 }
+
+/** How a manual compaction ended. */
+export type ManualCompactionOutcome =
+  | { status: "compacted" }
+  | { status: "cancelled" }
+  | { status: "failed"; errorMessage: string };
 
 /** Everything a turn needs besides the thread. */
 export interface TurnEnvironment {
@@ -52,6 +57,10 @@ export interface TurnEnvironment {
   compaction: CompactionHooks;
   /** Called after every turn settles so the manager can start queued input. */
   settled(runtime: ThreadRuntime): void;
+  /** The home the tools expand `~` with; approvals judge `~/x` paths against it. */
+  homeDir?: string;
+  /** Turns accepted input text into the user message (prompt templates, `skill:<name>`). */
+  expandInput?(runtime: ThreadRuntime, text: string): Promise<string>;
 }
 
 /** An input about to become a turn. */
@@ -63,16 +72,52 @@ export interface TurnInput {
   initiator: string;
 }
 
-function hooksOf(runtime: ThreadRuntime): ExtensionHooks {
-  return runtime.extensions.hooks;
-}
-
-function userMessage(text: string, images: ImageContent[], now: number): UserMessage {
-  return {
-    role: "user",
-    content: images.length > 0 ? [{ type: "text", text }, ...images] : text,
-    timestamp: now,
+/**
+ * Writes the durable start marker, makes the turn the running one and sends
+ * `turn/started`. Admission must already be held; a failed write releases it.
+ */
+export function openTurn(
+  runtime: ThreadRuntime,
+  input: Pick<TurnInput, "clientMessageId" | "requestId">,
+  model: Model,
+): RunningTurn {
+  let start: SessionEntry;
+  try {
+    start = runtime.append({ type: "turn_start", startedAt: runtime.host.clock.now() });
+  } catch (error) {
+    runtime.release();
+    throw error;
+  }
+  if (start.type !== "turn_start") throw new Error("unreachable");
+  const early: UserMessage[] = [];
+  const running: RunningTurn = {
+    live: new LiveTurn(runtime.id, start, input.clientMessageId, (n) => runtime.toSubscribers(n)),
+    controller: new AbortController(),
+    interrupted: false,
+    interceptedSteers: new Set(),
+    steering: [],
+    refusedCalls: new Map(),
+    settling: false,
+    done: Promise.resolve(),
+    early,
+    deliverSteer: (steerText, steerImages) => {
+      // Before the agent exists (compaction, before_agent_start) steers wait and join the first request.
+      early.push(userMessage(steerText, steerImages, runtime.host.clock.now()));
+      running.steering.push(steerText);
+      runtime.publishQueue();
+    },
   };
+  runtime.running = running;
+  runtime.model = model;
+  runtime.toSubscribers({
+    method: "turn/started",
+    params: {
+      threadId: runtime.id,
+      turn: { id: start.id, status: "inProgress", startedAt: start.startedAt },
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+    },
+  });
+  return running;
 }
 
 /**
@@ -92,73 +137,35 @@ export async function startTurn(
   let text = input.text;
   let images = input.images;
   try {
-    const hook = hooksOf(runtime).input;
+    const hook = runtime.extensions.hooks.input;
     const result = await callHook(
       hook && (() => hook({ text, images, source: "start" })),
       { action: "continue" as const },
       (w) => runtime.warn(w),
     );
-    if (pending.cancelled) {
+    if (!pending.cancelled && result.action !== "handled") {
+      text = result.text ?? text;
+      images = result.images ?? images;
+      if (env.expandInput) text = await env.expandInput(runtime, text);
+    }
+    if (pending.cancelled || result.action === "handled") {
       runtime.pendingStart = undefined;
       runtime.release();
-      return "cancelled";
+      return pending.cancelled ? "cancelled" : "handled";
     }
-    if (result.action === "handled") {
-      runtime.pendingStart = undefined;
-      runtime.release();
-      return "handled";
-    }
-    text = result.text ?? text;
-    images = result.images ?? images;
   } catch (error) {
     runtime.pendingStart = undefined;
     runtime.release();
     throw error;
   }
   runtime.pendingStart = undefined;
-
-  let start: SessionEntry;
-  try {
-    start = runtime.append({ type: "turn_start", startedAt: runtime.host.clock.now() });
-  } catch (error) {
-    runtime.release();
-    throw error;
-  }
-  if (start.type !== "turn_start") throw new Error("unreachable");
-  const running: RunningTurn = {
-    live: new LiveTurn(runtime.id, start, input.clientMessageId, (n) => runtime.toSubscribers(n)),
-    controller: new AbortController(),
-    interrupted: false,
-    interceptedSteers: new Set(),
-    steering: [],
-    refusedCalls: new Map(),
-    settling: false,
-    done: Promise.resolve(),
-    deliverSteer: (steerText, steerImages) => {
-      // Before the agent exists (compaction, before_agent_start) steers wait and join the first request.
-      early.push(userMessage(steerText, steerImages, runtime.host.clock.now()));
-      running.steering.push(steerText);
-      runtime.publishQueue();
-    },
-  };
-  const early: UserMessage[] = [];
-  runtime.running = running;
-  runtime.model = model;
-  runtime.toSubscribers({
-    method: "turn/started",
-    params: {
-      threadId: runtime.id,
-      turn: { id: start.id, status: "inProgress", startedAt: start.startedAt },
-      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
-    },
-  });
+  const running = openTurn(runtime, input, model);
   running.done = runTurnBody(
     runtime,
     env,
     running,
     model,
     userMessage(text, images, runtime.host.clock.now()),
-    early,
   );
   return "started";
 }
@@ -169,14 +176,13 @@ async function runTurnBody(
   running: RunningTurn,
   model: Model,
   prompt: UserMessage,
-  early: UserMessage[],
 ): Promise<void> {
   const signal = running.controller.signal;
-  const hooks = hooksOf(runtime);
+  const hooks = runtime.extensions.hooks;
   const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
   const turnId = running.live.id;
   let lastAssistant: AssistantMessage | undefined;
-  let failure: { message: string; kind: ErrorKind } | undefined;
+  let failure: TurnFailure | undefined;
   let promptPersisted = false;
   try {
     if (!signal.aborted) await env.compaction.maybeCompact(runtime, "threshold", signal);
@@ -191,13 +197,13 @@ async function runTurnBody(
     } else {
       const tools = env.tools(runtime.cwd);
       const systemPrompt = await env.systemPrompt(runtime, tools);
-      const agent = createAgent(runtime, env, running, model, tools, systemPrompt, (m) => {
+      const agent = createTurnAgent(runtime, env, running, model, tools, systemPrompt, (m) => {
         if (m.role === "assistant") lastAssistant = m;
       });
       running.abortAgent = () => agent.abort();
       running.deliverSteer = (text, images) =>
         agent.steer(userMessage(text, images, runtime.host.clock.now()));
-      for (const message of early.splice(0)) agent.steer(message);
+      for (const message of running.early.splice(0)) agent.steer(message);
       await callHook(hooks.turnStart && (() => hooks.turnStart!({ turnId })), undefined, warn);
       await agent.prompt(prompt);
       promptPersisted = true;
@@ -231,170 +237,4 @@ async function runTurnBody(
     }
   }
   await finishTurn(runtime, env, running, lastAssistant, failure);
-}
-
-function contextMessages(runtime: ThreadRuntime): Message[] {
-  const ctx = buildSessionContext(runtime.session.branch(), runtime.session.header);
-  return toModelMessages(ctx.messages);
-}
-
-function persistMessage(runtime: ThreadRuntime, running: RunningTurn, message: AgentMessage): SessionEntry {
-  const entry = runtime.append({ type: "message", message });
-  running.live.onEntryPersisted(entry);
-  return entry;
-}
-
-function createAgent(
-  runtime: ThreadRuntime,
-  env: TurnEnvironment,
-  running: RunningTurn,
-  model: Model,
-  tools: AnyAgentTool[],
-  systemPrompt: string | undefined,
-  onFinal: (message: AgentMessage) => void,
-): Agent {
-  const hooks = hooksOf(runtime);
-  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
-  const agent = new Agent({
-    model,
-    streamFn: env.streamFn,
-    tools,
-    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-    messages: contextMessages(runtime),
-    streamOptions: { thinkingLevel: runtime.settings.thinkingLevel, sessionId: runtime.id },
-    getApiKey: (m) => env.getApiKey(m),
-    beforeToolCall: (call, ctx) => gateToolCall(runtime, running, call, ctx.signal),
-    afterToolCall: async (call, result) => {
-      const hook = hooks.toolResult;
-      await callHook(
-        hook &&
-          (() =>
-            hook({
-              toolCallId: call.toolCall.id,
-              toolName: call.tool.name,
-              isError: result.isError === true,
-            })),
-        undefined,
-        warn,
-      );
-      return undefined;
-    },
-    beforeModelCall: async ({ messages, signal }) => {
-      if (messages.at(-1)?.role !== "toolResult") return undefined;
-      return (await env.compaction.afterToolBatch(runtime, signal))
-        ? { messages: contextMessages(runtime) }
-        : undefined;
-    },
-    onMessageEnd: async (message) => {
-      const hook = hooks.messageEnd;
-      const decision = await callHook(
-        hook && (() => hook({ message: message as AgentMessage })),
-        { action: "keep" as const },
-        warn,
-      );
-      if (decision.action === "drop") {
-        if (message.role === "assistant") running.live.withdrawStreaming();
-        return { action: "drop" };
-      }
-      let stored = message as AgentMessage;
-      if (message.role === "toolResult") {
-        const refused = running.refusedCalls.get(message.toolCallId);
-        if (refused) stored = { ...message, details: { approval: refused } };
-      }
-      persistMessage(runtime, running, stored);
-      onFinal(stored);
-      if (message.role === "assistant") {
-        runtime.toSubscribers({
-          method: "thread/tokenUsage/updated",
-          params: {
-            threadId: runtime.id,
-            turnId: running.live.id,
-            usage: runtime.usage(env.compaction.contextTokens(runtime)),
-          },
-        });
-      }
-      return { action: "keep" };
-    },
-  });
-  agent.subscribe((event: AgentEvent) => {
-    if (event.type === "message_update") running.live.onStreamEvent(event.event);
-    else if (event.type === "queue_update") {
-      running.steering = event.steering.map((m) => contentTextOf(m as UserMessage));
-      runtime.publishQueue();
-    } else if (event.type === "turn_end") {
-      const hook = hooks.turnEnd;
-      if (hook) void callHook(() => hook({ turnId: running.live.id, ...event }), undefined, warn);
-    }
-  });
-  return agent;
-}
-
-function contentTextOf(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .filter((p) => p.type === "text")
-    .map((p) => (p as { text: string }).text)
-    .join("\n");
-}
-
-async function finishTurn(
-  runtime: ThreadRuntime,
-  env: TurnEnvironment,
-  running: RunningTurn,
-  lastAssistant: AssistantMessage | undefined,
-  failure: { message: string; kind: ErrorKind } | undefined,
-): Promise<void> {
-  running.settling = true;
-  running.live.end();
-  const hooks = hooksOf(runtime);
-  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
-  const turnId = running.live.id;
-  const interrupted = running.interrupted || lastAssistant?.stopReason === "aborted";
-  let outcome: TurnOutcome = "completed";
-  let error = failure;
-  if (!error && lastAssistant?.stopReason === "error") {
-    const message = lastAssistant.errorMessage ?? "The model request failed";
-    error = { message, kind: normalizeErrorKind(lastAssistant.errorKind, message) };
-  }
-  // Interrupted outcomes take precedence over failures.
-  if (interrupted) outcome = "interrupted";
-  else if (error) outcome = "failed";
-  await callHook(
-    hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: interrupted })),
-    undefined,
-    warn,
-  );
-  await callHook(hooks.agentBeforeSettle && (() => hooks.agentBeforeSettle!({ turnId })), undefined, warn);
-  for (const reject of running.interceptedSteers) {
-    reject(new AppServerError("invalidParams", "The turn ended before the steer was accepted"));
-  }
-  running.interceptedSteers.clear();
-  let turn: Turn = { id: turnId, status: outcome, startedAt: running.live.turnStart.startedAt };
-  if (!runtime.closed) {
-    try {
-      const end = runtime.append({
-        type: "turn_end",
-        turnId,
-        outcome,
-        ...(outcome === "failed" && error ? { error } : {}),
-        completedAt: runtime.host.clock.now(),
-      });
-      running.live.entries.push(end);
-      runtime.sync();
-      const [projected] = projectTurns(running.live.entries);
-      if (projected) turn = projected.turn;
-    } catch {
-      // Ownership loss closed the thread; the saved turn will read as interrupted.
-    }
-  }
-  runtime.running = undefined;
-  const summary = turnSummary(turn);
-  runtime.toSubscribers({ method: "turn/completed", params: { threadId: runtime.id, turn: summary } });
-  runtime.toEveryone({ method: "thread/turn/completed", params: { threadId: runtime.id, turn: summary } });
-  if (running.steering.length > 0) {
-    running.steering = [];
-    runtime.publishQueue();
-  }
-  if (!runtime.closed) runtime.release();
-  env.settled(runtime);
 }

@@ -28,9 +28,9 @@ describe("extension hooks", () => {
       [],
     );
     expect(h.server.requests.length).toBe(0);
-    expect(await h.manager.listCommands({ threadId: thread.id }, h.desktop())).toEqual({
-      commands: [{ name: "hello", description: "Says hello" }],
-    });
+    const { commands } = await h.manager.listCommands({ threadId: thread.id }, h.desktop());
+    expect(commands.map((c) => c.name)).toEqual(["compact", "name", "new", "fork", "hello"]);
+    expect(commands.at(-1)).toEqual({ name: "hello", description: "Says hello" });
   });
 
   test("a dropped assistant message is withdrawn with item/removed and absent from history", async () => {

@@ -25,6 +25,7 @@ import {
   staticModelSource,
   type ThreadManager,
   type ThreadManagerEvent,
+  type ThreadManagerOptions,
 } from "../../src/index.ts";
 
 /** An approval request as the test port saw it. */
@@ -49,6 +50,7 @@ export interface Harness extends AsyncDisposable {
   /** Called for each approval request; default leaves it open for the test. */
   onApproval: (approval: SeenApproval) => void;
   desktop(id?: string): Caller;
+  terminal(id?: string): Caller;
   /** Notifications one connection would receive, in order. */
   received(connectionId: string): ServerNotification[];
   /** Resolves with the first event (from `from` on) matching, or rejects after a timeout. */
@@ -67,6 +69,8 @@ export interface HarnessOptions {
   noModel?: boolean;
   /** Global settings.json contents. */
   settings?: unknown;
+  /** Further manager options (session dir, env, tool operations, home), given the temp dirs. */
+  manager?: (dir: TempAgentDir) => Partial<ThreadManagerOptions>;
   contextWindow?: number;
 }
 
@@ -103,6 +107,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.extensions ? { extensionHostFactory: options.extensions } : {}),
     ...(options.compaction ? { compaction: options.compaction } : {}),
+    ...options.manager?.(dir),
   });
   manager.onEvent((event) => {
     events.push(event);
@@ -119,6 +124,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     approvals,
     onApproval: () => {},
     desktop: (id = "c1") => ({ connectionId: id, clientKind: "desktop" }),
+    terminal: (id = "t1") => ({ connectionId: id, clientKind: "terminal" }),
     received: (connectionId) =>
       events
         .filter((e) => e.audience === "everyone" || e.connectionIds.includes(connectionId))

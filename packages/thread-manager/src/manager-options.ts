@@ -1,0 +1,36 @@
+/** The options a ThreadManager is built with. */
+import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
+import type { StreamFunction } from "@knightcode/ai";
+import type { Clock } from "./clock.ts";
+import type { ExtensionHostFactory } from "./extension-hooks.ts";
+import type { ModelSource } from "./model-source.ts";
+import type { CompactionHooks } from "./turn-runner.ts";
+
+/** How a ThreadManager is built; every field has a production default. */
+export interface ThreadManagerOptions {
+  /** Defaults to `KNIGHTCODE_CODING_AGENT_DIR`, else `~/.knightcode/agent`. */
+  agentDir?: string;
+  /** `--session-dir`: one flat directory for every thread. */
+  sessionDir?: string;
+  /** `-e` extension paths, loaded in each thread as explicitly trusted. */
+  extensionPaths?: string[];
+  env?: Record<string, string | undefined>;
+  /** Time source for idle unloading and turn markers. */
+  clock?: Clock;
+  idleUnloadMs?: number;
+  models?: ModelSource;
+  streamFn?: StreamFunction;
+  /** The tools each thread's agent gets. */
+  tools?: (cwd: string) => AnyAgentTool[];
+  /** The operations the default built-in tools use; its `homeDir()` is what approvals expand `~` with. */
+  toolOperations?: ToolOperations;
+  /**
+   * The home the tools expand `~` with (approvals judge `~/x` there). Also the default
+   * tools' home when no `toolOperations` are given; set it when custom `tools` use
+   * another home than the local backend's (`$HOME`).
+   */
+  homeDir?: string;
+  systemPrompt?: (cwd: string) => Promise<string | undefined>;
+  extensionHostFactory?: ExtensionHostFactory;
+  compaction?: CompactionHooks;
+}
