@@ -65,13 +65,10 @@ export {
 } from "./format.ts";
 export type { BranchTurns, HistoryPage, HistoryPageQuery, TurnGroup } from "./history.ts";
 export { groupTurns, historyPage, MAX_HISTORY_PAGE_TURNS, measureTurn } from "./history.ts";
-export type { SessionDirChoice, SessionDirInput, SessionEnv } from "./locations.ts";
 export {
   ARCHIVE_DIR_NAME,
   archiveDirOf,
   projectDirName,
-  resolveAgentDir,
-  resolveSessionDir,
   sessionFileName,
   sessionsRoot,
 } from "./locations.ts";
