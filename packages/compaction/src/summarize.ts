@@ -155,14 +155,19 @@ export async function generateSummary(
   return (await generateSummaryWithUsage(messages, target, options)).text;
 }
 
-/** Summarizes the early part of a split user-message span, with a smaller output budget. */
+/**
+ * Summarizes the early part of a split user-message span, with a smaller output budget.
+ * Manual `/compact` instructions apply here too: the user asked to focus the whole summary.
+ */
 export function generateTurnPrefixSummary(
   messages: readonly AgentMessage[],
   target: SummaryModel,
   reserveTokens: number,
   signal?: AbortSignal,
+  customInstructions?: string,
 ): Promise<SummaryWithUsage> {
-  const prompt = `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${TURN_PREFIX_PROMPT}`;
+  let prompt = `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${TURN_PREFIX_PROMPT}`;
+  if (customInstructions) prompt += `\n\nAdditional focus: ${customInstructions}`;
   return requestSummary(prompt, Math.floor(0.5 * reserveTokens), target, signal);
 }
 
@@ -196,7 +201,13 @@ export async function compact(
       needsHistory
         ? generateSummaryWithUsage(messagesToSummarize, target, historyOptions)
         : Promise.resolve<SummaryWithUsage>({ text: NO_PRIOR_HISTORY, usage: undefined }),
-      generateTurnPrefixSummary(turnPrefixMessages, target, settings.reserveTokens, options.signal),
+      generateTurnPrefixSummary(
+        turnPrefixMessages,
+        target,
+        settings.reserveTokens,
+        options.signal,
+        options.customInstructions,
+      ),
     ]);
     summary = `${history.text}\n\n---\n\n${SPLIT_SPAN_HEADING}\n\n${prefix.text}`;
     usage = addUsage(history.usage, prefix.usage);

@@ -178,6 +178,23 @@ describe("compact", () => {
     if (!request) throw new Error("no request");
     expect(promptOf(request)).toEndWith("Additional focus: keep the API names");
   });
+
+  test("custom instructions reach both summaries of a split span", async () => {
+    await using mock = await mockSummarizer();
+    mock.server.setDefault(textReply("S"));
+    const preparation = prepareCompaction(splitSession().path(), {
+      enabled: true,
+      reserveTokens: 1000,
+      keepRecentTokens: 150,
+    });
+    if (!preparation) throw new Error("no plan");
+    expect(preparation.isSplitTurn).toBe(true);
+    await compact(preparation, mock.summarizer, { customInstructions: "keep the API names" });
+    expect(mock.server.requests).toHaveLength(2);
+    for (const request of mock.server.requests) {
+      expect(promptOf(request)).toEndWith("Additional focus: keep the API names");
+    }
+  });
 });
 
 test("addUsage sums every field", () => {
