@@ -3,6 +3,10 @@
  * as the model. Measures spawn to `initialize` result, `thread/start`, turns of 50, 500
  * and 20,000 deltas (`turn/start` to `turn/completed`, warm process), the server's RSS
  * after those turns, and RSS with 100 loaded idle threads. Prints a table and a summary.
+ *
+ * RSS is read twice: at once, and after the server has been quiet for a few seconds
+ * (its idle collection runs one second after the last turn). `--smol` runs the server
+ * child under `bun --smol` for comparison.
  */
 import { join } from "node:path";
 import { Bench } from "tinybench";
@@ -17,6 +21,9 @@ import {
 
 const MAIN = join(import.meta.dir, "..", "apps", "cli", "src", "main.ts");
 const MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };
+const BUN_FLAGS = process.argv.includes("--smol") ? ["--smol"] : [];
+/** Long enough for the idle collection (1 s after the last turn) and the allocator's scavenger. */
+const SETTLE_MS = 3_000;
 const mock = await startMockModelServer();
 const agent = await tempAgentDir({ models: mockModelsJson(mock) });
 
@@ -26,7 +33,7 @@ interface Server {
 }
 
 async function spawnServer(): Promise<Server> {
-  const child = Bun.spawn([process.execPath, MAIN, "app-server"], {
+  const child = Bun.spawn([process.execPath, ...BUN_FLAGS, MAIN, "app-server"], {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "pipe",
@@ -60,7 +67,20 @@ async function turn(server: Server, threadId: string, deltas: number): Promise<v
 
 // few iterations each: every one spawns a process or streams thousands of lines
 const spawnBench = new Bench({ name: "spawn", time: 0, iterations: 8, warmupIterations: 1 });
-spawnBench.add("spawn → initialize result", async () => stop(await spawnServer()));
+let spawned: Server | undefined;
+spawnBench.add(
+  "spawn → initialize result",
+  async () => {
+    spawned = await spawnServer();
+  },
+  {
+    // shutting the server down is not part of the start-up time
+    afterEach: async () => {
+      if (spawned !== undefined) await stop(spawned);
+      spawned = undefined;
+    },
+  },
+);
 await spawnBench.run();
 
 const warm = await spawnServer();
@@ -81,18 +101,26 @@ await bigBench.run();
 console.table([...spawnBench.table(), ...warmBench.table(), ...bigBench.table()]);
 
 const afterTurns = await warm.client.request("server/diagnostics", {});
+await Bun.sleep(SETTLE_MS);
+const afterTurnsSettled = await warm.client.request("server/diagnostics", {});
 await stop(warm);
 
 // RSS of 100 loaded idle threads in a fresh server
 const idle = await spawnServer();
 for (let i = 0; i < 100; i++) await idle.client.request("thread/start", { cwd: agent.cwd, model: MODEL });
 const withThreads = await idle.client.request("server/diagnostics", {});
+await Bun.sleep(SETTLE_MS);
+const withThreadsSettled = await idle.client.request("server/diagnostics", {});
 await stop(idle);
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const heap = (d: { heapBytes: number }) => `heap ${mb(d.heapBytes)}`;
 console.log(
-  `RSS after the turns: ${mb(afterTurns.rssBytes)}; with 100 idle threads: ${mb(withThreads.rssBytes)} ` +
-    `(${withThreads.loadedThreads} loaded)`,
+  `server flags: ${BUN_FLAGS.join(" ") || "(none)"}\n` +
+    `RSS after the turns: ${mb(afterTurns.rssBytes)} at once (${heap(afterTurns)}), ` +
+    `${mb(afterTurnsSettled.rssBytes)} after ${SETTLE_MS / 1000} s quiet (${heap(afterTurnsSettled)})\n` +
+    `RSS with 100 idle threads (${withThreads.loadedThreads} loaded): ${mb(withThreads.rssBytes)} at once, ` +
+    `${mb(withThreadsSettled.rssBytes)} after ${SETTLE_MS / 1000} s quiet`,
 );
 await mock.close();
 await agent.remove();

@@ -1,15 +1,17 @@
 /**
  * `knightcode demo`: the main job on a fresh machine. Starts `knightcode app-server` as
  * a child process, talks to it over pipes like any client would, and prints what
- * happens: a thread, a streamed reply, a tool call with its approval (accepted by the
- * script). Without credentials the server picks its offline demo model; with a key or
- * a models.json it uses the real model.
+ * happens: a thread in `ask` mode, a streamed reply, a tool call that needs no approval,
+ * and a file write that does: the approval request (tool, input, offered decisions), the
+ * script's answer, then the file change the server reports. Without credentials the
+ * server picks its offline demo model; with a key or a models.json it uses the real model.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   AppServerClient,
+  type FileChange,
   type ServerNotification,
   StreamTransport,
   type ThreadItem,
@@ -27,9 +29,13 @@ const out = (text: string): void => {
   process.stdout.write(text);
 };
 
+/** The file the last turn asks for; writing it needs an approval in `ask` mode. */
+export const DEMO_NOTE_FILE = "demo-note.txt";
+
 const PROMPTS = [
   "Hello! In one sentence, what can you do?",
-  "Please list the files in this project folder, then summarize them in a new notes file.",
+  "Please list the files in this project folder and summarize them.",
+  `Create a file named ${DEMO_NOTE_FILE} with a one-line note about this project.`,
 ];
 
 /** A throwaway project so the demo's tools have something to look at and nothing real to change. */
@@ -39,6 +45,16 @@ function demoProject(): string {
   mkdirSync(join(dir, "src"));
   writeFileSync(join(dir, "src", "hello.ts"), 'export const hello = (name: string) => "Hello, " + name;\n');
   return dir;
+}
+
+/** A file change as the server reports it, with the first lines of its diff. */
+function describeFileChange(change: FileChange): string {
+  const head = `    ${green("✎")} file change: ${bold(change.kind)} ${change.path}\n`;
+  if (change.diff === undefined) return head;
+  const lines = change.diff.split("\n").filter((l) => l !== "");
+  const shown = lines.slice(0, 8).map((l) => `      ${dim(l)}\n`);
+  const more = lines.length > 8 ? `      ${dim(`… ${lines.length - 8} more lines`)}\n` : "";
+  return head + shown.join("") + more;
 }
 
 function summarize(value: unknown, max = 100): string {
@@ -104,8 +120,9 @@ export async function runDemo(): Promise<number> {
         const item = n.params.item;
         const lines = (item.output ?? "").split("\n").filter((l) => l.trim() !== "").length;
         out(
-          `  ${item.status === "completed" ? green("✓") : yellow("✗")} ${item.toolName} ${item.status}, ${lines} lines of output\n`,
+          `  ${item.status === "completed" ? green("✓") : yellow("✗")} ${item.toolName} ${item.status}, ${lines} ${lines === 1 ? "line" : "lines"} of output\n`,
         );
+        for (const change of item.fileChanges ?? []) out(describeFileChange(change));
       } else if (
         n.method === "item/completed" &&
         isItem(n.params.item) &&
@@ -122,8 +139,9 @@ export async function runDemo(): Promise<number> {
       approvals++;
       endStream();
       const choice = params.decisions.includes("accept") ? "accept" : params.decisions[0]!;
+      const input = params.input === undefined ? "(input by reference)" : summarize(params.input);
       out(
-        `  ${yellow("?")} approval requested: ${bold(params.toolName)} ${dim(summarize(params.input))}` +
+        `  ${yellow("?")} approval requested: ${bold(params.toolName)} ${dim(input)}` +
           `${params.reason ? ` (${params.reason})` : ""}\n    offered: ${params.decisions.join(", ")} → the script answers ${bold(choice)}\n`,
       );
       return { decision: choice };
@@ -150,6 +168,10 @@ export async function runDemo(): Promise<number> {
       out(`${cyan("→")} turn ${turn.status} in ${took} s${turn.error ? `: ${turn.error.message}` : ""}\n`);
     }
 
+    const note = Bun.file(join(cwd, DEMO_NOTE_FILE));
+    if (await note.exists()) {
+      out(`\n${cyan("→")} ${DEMO_NOTE_FILE} on disk: ${dim(summarize(await note.text()))}\n`);
+    }
     if (approvals === 0) {
       out(
         dim(

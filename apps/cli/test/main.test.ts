@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   MOCK_MODEL_ID,
@@ -27,6 +28,13 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { stdout, stderr, code };
 }
 
+/** The throwaway project directory the demo reports for its thread. */
+function demoProject(stdout: string): string {
+  const cwd = /→ thread \S+ in (\S+)/.exec(stdout)?.[1];
+  if (cwd === undefined) throw new Error(`the demo named no project directory:\n${stdout}`);
+  return cwd;
+}
+
 describe("knightcode binary", () => {
   for (const args of [["--help"], ["-h"], ["app-server", "--help"], ["app-server", "-h"]]) {
     test(`${args.join(" ")} prints usage on stderr and exits 0 without serving`, async () => {
@@ -43,17 +51,31 @@ describe("knightcode binary", () => {
     expect(stderr).toContain("unknown command");
   });
 
-  test("demo runs a scripted conversation on the offline model: a thread, a streamed reply, a tool call", async () => {
+  test("demo runs a scripted conversation on the offline model: a streamed reply, a tool call, and a file write approved in ask mode", async () => {
     await using agent = await tempAgentDir();
     const env: Record<string, string> = { ...agent.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" };
     const { stdout, code } = await run(["demo"], env);
-    expect(code).toBe(0);
-    expect(stdout).toContain("ready in");
-    expect(stdout).toContain("model demo/demo");
-    expect(stdout).toContain("agent › This is the offline demo model");
-    expect(stdout).toContain("tool call ls");
-    expect(stdout).toContain("turn completed");
-    expect(stdout).toContain("the server shut down with exit code 0");
+    const cwd = demoProject(stdout);
+    try {
+      expect(code).toBe(0);
+      expect(stdout).toContain("ready in");
+      expect(stdout).toContain("model demo/demo, approval mode ask");
+      expect(stdout).toContain("agent › This is the offline demo model");
+      expect(stdout).toContain("tool call ls");
+      // the write needs an approval: tool, input and offered decisions, then the script's answer
+      expect(stdout).toMatch(/\? approval requested: write \{"path":"demo-note\.txt","content":"[^"]+"\}/);
+      expect(stdout).toMatch(/offered: accept(, \w+)* → the script answers accept/);
+      expect(stdout).toContain("✓ write completed");
+      expect(stdout).toContain(`file change: add ${join(cwd, "demo-note.txt")}`);
+      expect(stdout).not.toContain("no approval was needed");
+      expect(stdout.indexOf("approval requested: write")).toBeLessThan(stdout.indexOf("file change: add"));
+      expect(existsSync(join(cwd, "demo-note.txt"))).toBe(true);
+      expect(readFileSync(join(cwd, "demo-note.txt"), "utf8").length).toBeGreaterThan(0);
+      expect(stdout).toContain("turn completed");
+      expect(stdout).toContain("the server shut down with exit code 0");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test("demo with a models.json uses that model, and accepts the approval its tool call needs", async () => {
@@ -66,8 +88,15 @@ describe("knightcode binary", () => {
       textReply("I am the mock model.", 3),
       toolCallReply({ name: "bash", arguments: { command: "echo from-the-demo" } }),
       textReply("Listed and noted.", 2),
+      toolCallReply({ name: "write", arguments: { path: "demo-note.txt", content: "from the mock\n" } }),
+      textReply("Written.", 1),
     );
     const { stdout, code } = await run(["demo"], { ...agent.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" });
+    const cwd = demoProject(stdout);
+    expect(readFileSync(join(cwd, "demo-note.txt"), "utf8")).toBe("from the mock\n");
+    rmSync(cwd, { recursive: true, force: true });
+    expect(stdout).toContain("approval requested: write");
+    expect(stdout).toContain("file change: add");
     expect(code).toBe(0);
     expect(stdout).toContain(`model ${MOCK_PROVIDERS.completions}/${MOCK_MODEL_ID}`);
     expect(stdout).toContain("agent › I am the mock model.");

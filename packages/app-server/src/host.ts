@@ -90,9 +90,8 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     defaultModel: async (): Promise<Model | undefined> =>
       defaultModel(registry, registry.credentials, await preferred()),
     getApiKey: (model: Model) => registry.getApiKey(model),
-    available: async (model: Model) =>
-      model.api === "demo" ||
-      (await registry.available()).some((m) => m.provider === model.provider && m.id === model.id),
+    // one provider check per model, not the whole available list per model
+    available: (model: Model) => registry.isAvailable(model),
   };
   const threads = createThreadManager({
     agentDir,

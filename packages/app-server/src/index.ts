@@ -12,6 +12,12 @@ export {
 } from "./file-search.ts";
 export { type FuzzyMatch, fuzzyMatch, normalizeQuery, rankPaths } from "./fuzzy-match.ts";
 export {
+  createIdleCollector,
+  IDLE_COLLECT_MS,
+  type IdleCollector,
+  type IdleCollectorOptions,
+} from "./idle-collector.ts";
+export {
   createInProcessClient,
   type InProcessClient,
   type InProcessClientOptions,

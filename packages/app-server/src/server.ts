@@ -15,6 +15,7 @@ import type { OutgoingRequest, ThreadManagerApi } from "@knightcode/thread-manag
 import { Connection, type ConnectionHost } from "./connection.ts";
 import { createFileSearch, type FileSearchOptions } from "./file-search.ts";
 import { HANDLERS, type HandlerContext } from "./handlers.ts";
+import { createIdleCollector, type IdleCollectorOptions } from "./idle-collector.ts";
 import { LargeValues } from "./large-values.ts";
 import { createPayloadSpool, type PayloadSpoolOptions } from "./payload-spool.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
@@ -32,6 +33,8 @@ export interface AppServerOptions {
   serverInfo?: { name: string; version: string };
   /** Milliseconds before shutdown answers unfinished requests itself. */
   shutdownAnswerMs?: number;
+  /** The collection after a turn once the server is quiet; `false` turns it off. */
+  idleCollect?: IdleCollectorOptions | false;
 }
 
 /** Per-connection options. */
@@ -69,6 +72,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const serverInfo = options.serverInfo ?? { name: "knightcode-app-server", version: "0.1.0" };
   let nextConnection = 1;
   let shuttingDown: Promise<void> | undefined;
+  const collector = options.idleCollect === false ? undefined : createIdleCollector(options.idleCollect);
 
   function diagnostics(): ServerDiagnosticsResult {
     const memory = process.memoryUsage();
@@ -107,6 +111,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         | ((p: unknown, c: unknown, ctx: HandlerContext) => Promise<unknown>)
         | undefined;
       if (handler === undefined) return Promise.reject(new Error(`no handler for ${method}`));
+      collector?.activity();
       const caller = { connectionId: connection.id, clientKind: connection.clientKind };
       try {
         return handler(params, caller, context);
@@ -131,6 +136,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
   };
 
   const unsubscribe = threads.onEvent((event) => {
+    if (collector !== undefined) {
+      if (event.notification.method === "thread/turn/completed") collector.workEnded();
+      else collector.activity();
+    }
     if (connections.size === 0) return;
     const notification = large.notification(event.notification);
     if (event.audience === "everyone") {
@@ -192,6 +201,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       }
     }
     unsubscribe();
+    collector?.dispose();
     spool.dispose();
   }
 

@@ -50,6 +50,9 @@ export class OutputOverflowError extends Error {
   }
 }
 
+/** What `send` returns when the line is queued: one settled promise, not one per notification. */
+const SENT: Promise<void> = Promise.resolve();
+
 /** Options for {@link StdioServerTransport}. */
 export interface StdioServerTransportOptions {
   input: ByteSource;
@@ -72,6 +75,7 @@ export class StdioServerTransport implements Transport {
   private closed = false;
   private drainWaiters: (() => void)[] = [];
   private batch: string[] = [];
+  private batchBytes = 0;
 
   constructor(private readonly options: StdioServerTransportOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -96,26 +100,36 @@ export class StdioServerTransport implements Transport {
     this.options.input.pause?.();
   }
 
-  async send(message: Message): Promise<void> {
-    if (this.closed) throw new TransportClosedError();
-    const line = `${JSON.stringify(message)}\n`;
-    this.pendingBytes += Buffer.byteLength(line);
+  send(message: Message): Promise<void> {
+    if (this.closed) return Promise.reject(new TransportClosedError());
+    let line: string;
+    try {
+      line = `${JSON.stringify(message)}\n`;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    // measured once: the batch's byte count is the sum of its lines'
+    const bytes = Buffer.byteLength(line);
+    this.pendingBytes += bytes;
     // lines sent in one synchronous run go out as one write: a streaming turn sends
     // thousands of small notifications, and a write per line costs a syscall each
     this.batch.push(line);
-    if (this.batch.length === 1) queueMicrotask(() => this.flushBatch());
+    this.batchBytes += bytes;
+    if (this.batch.length === 1) queueMicrotask(this.flush);
     if (this.pendingBytes > this.maxPending) {
       this.onerror?.(new OutputOverflowError(this.pendingBytes));
-      await this.close();
+      return this.close();
     }
+    return SENT;
   }
 
-  private flushBatch(): void {
+  private readonly flush = (): void => {
     const lines = this.batch;
+    const bytes = this.batchBytes;
     this.batch = [];
+    this.batchBytes = 0;
     if (lines.length === 0 || this.closed) return;
     const chunk = lines.length === 1 ? lines[0]! : lines.join("");
-    const bytes = Buffer.byteLength(chunk);
     try {
       this.options.output.write(chunk, (error) => {
         if (error) this.peerGone(error);
@@ -125,7 +139,7 @@ export class StdioServerTransport implements Transport {
     } catch (error) {
       this.peerGone(error);
     }
-  }
+  };
 
   /** The reader of our output went away (EPIPE): this connection is over, the process is not. */
   private peerGone(error: unknown): void {

@@ -41,6 +41,22 @@ afterEach(async () => {
 });
 
 describe("stdio transport", () => {
+  test("a message that cannot be serialized rejects its send; later lines still go out, counted once", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({ input: new PassThrough(), output: sink });
+    await transport.start();
+    const bad = transport.send({ method: "x", params: { n: 1n } } as never);
+    await expect(bad).rejects.toThrow();
+    await transport.send({ method: "ok", params: { text: "héllo" } });
+    await transport.send({ method: "ok2" });
+    await until(() => sink.lines.length === 2, "the batched lines");
+    const expected = Buffer.byteLength('{"method":"ok","params":{"text":"héllo"}}\n{"method":"ok2"}\n');
+    expect(transport.unflushedBytes).toBe(expected);
+    sink.flush();
+    expect(transport.unflushedBytes).toBe(0);
+    await transport.close();
+  });
+
   test("splits on \\n only: U+2028 and U+2029 inside strings survive", async () => {
     const input = new PassThrough();
     const transport = new StdioServerTransport({ input, output: new ControlledSink() });

@@ -1,17 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { E2E_TIMEOUT, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
-
-/** A stand-in `fd` that prints one path and then waits until `release` exists in its cwd. */
-function holdingFd(): string {
-  const dir = mkdtempSync(join(tmpdir(), "e2e-fd-"));
-  const script = join(dir, "fd");
-  writeFileSync(script, '#!/bin/sh\necho held.ts\nwhile [ ! -e "$(pwd)/release" ]; do sleep 0.01; done\n');
-  chmodSync(script, 0o755);
-  return script;
-}
+import { holdingFd } from "./holding-fd.ts";
 
 for (const target of TARGETS) {
   describe(`[${target.name}] handshake`, () => {
@@ -73,7 +65,7 @@ for (const target of TARGETS) {
     );
 
     test(
-      "config/read and config/write with their errors",
+      "config/read, and config/write with configConflict and invalidParams (untrusted project, no project cwd, malformed and polluting keys)",
       async () => {
         await using server = await target.start();
         const { client } = server;
@@ -127,7 +119,7 @@ for (const target of TARGETS) {
     );
 
     test(
-      "project/trust/read and project/trust/set",
+      "project/trust/read and project/trust/set; invalidParams for a cwd that is not a directory",
       async () => {
         await using server = await target.start();
         const { client } = server;

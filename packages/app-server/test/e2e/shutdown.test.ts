@@ -20,13 +20,13 @@ for (const target of TARGETS) {
         );
         // the request must be accepted before shutdown begins
         await server.client.request("server/diagnostics", {});
-        const began = performance.now();
         const exitCode = await server.shutdown();
-        const elapsed = performance.now() - began;
+        // the lock wait lasts 15 s: only the nine-second shutdown answer can end this request
         expect(await outcome).toBe("shuttingDown");
-        expect(elapsed).toBeLessThan(10_500);
-        expect(elapsed).toBeGreaterThan(8_000);
-        if (target.name === "stdio") expect(exitCode).toBe(0);
+        if (target.name === "stdio") {
+          expect(exitCode).toBe(0);
+          expect(server.stderr()).not.toContain("hard exit");
+        }
       },
       E2E_TIMEOUT,
     );

@@ -1,0 +1,32 @@
+/**
+ * Request params for each method of the spec's method reference: ones that validate (for
+ * the common errors before the handshake) and ones the validator refuses. The coverage
+ * test checks these tables list exactly the spec's methods.
+ */
+import type { ClientRequestMethod } from "@knightcode/app-server-protocol";
+
+/** Params that pass validation for each method of the spec's method reference (the thread is unknown). */
+export const WELL_FORMED: Partial<Record<ClientRequestMethod, unknown>> = {
+  "turn/queue/remove": { threadId: "nope", queueId: "q" },
+  "config/read": {},
+  "config/write": { scope: "global", key: "theme", value: "dark" },
+  "project/trust/read": { cwd: "/" },
+  "project/trust/set": { cwd: "/", trusted: true },
+  "file/search": { cwd: "/", query: "a" },
+  "command/list": { cwd: "/" },
+  "thread/delete": { threadId: "nope" },
+  "server/diagnostics": {},
+};
+
+/** Params each method's validator refuses. */
+export const MALFORMED: Partial<Record<ClientRequestMethod, unknown>> = {
+  "turn/queue/remove": { threadId: "t" },
+  "config/read": { cwd: 5 },
+  "config/write": { scope: "everywhere", key: "theme", value: 1 },
+  "project/trust/read": {},
+  "project/trust/set": { cwd: "/", trusted: "yes" },
+  "file/search": { cwd: "/", query: "" },
+  "command/list": { cwd: 7 },
+  "thread/delete": {},
+  "server/diagnostics": [],
+};
