@@ -4,7 +4,8 @@
  * tinybench's table, deltas per second (wall clock, and per CPU second of this process, which
  * also runs the mock; the CPU figure moves less when the shared machine is busy), and per
  * format how the 20,000-delta rate compares with the 10,000-delta one: a ratio well below 1
- * would mean per-delta cost grows with the reply (quadratic behaviour).
+ * would mean per-delta cost grows with the reply (quadratic behaviour). Then 50-delta turns,
+ * as milliseconds per turn (per-request overhead).
  */
 
 import { Bench } from "tinybench";
@@ -81,5 +82,28 @@ for (const api of apis) {
   console.log(
     `${api}: ${SIZES[1]}/${SIZES[0]} deltas/s ratio ${ratio("wall")} (per CPU second ${ratio("cpu")})`,
   );
+}
+
+// Short turns: what a request costs besides its deltas (building the request, the SDK client,
+// the HTTP round trip). Before clients were cached, every request built a new SDK client.
+const SHORT = 50;
+const short = new Bench({ iterations: 200, warmupIterations: 20, time: 0 });
+for (const api of apis) {
+  const model = modelFor(api, SHORT);
+  short.add(`${api}: ${SHORT} deltas`, async () => {
+    let count = 0;
+    const stream = streamModel(
+      model,
+      { messages: [{ role: "user", content: "go", timestamp: 0 }] },
+      { apiKey: "k" },
+    );
+    for await (const event of stream) if (event.type === "text_delta") count++;
+    if (count !== SHORT) throw new Error(`expected ${SHORT} deltas, got ${count}`);
+  });
+}
+await short.run();
+for (const task of short.tasks) {
+  const result = task.result && "latency" in task.result ? task.result.latency : undefined;
+  console.log(`${task.name}: ${result?.mean.toFixed(2)} ms per turn (p99 ${result?.p99?.toFixed(2)} ms)`);
 }
 await mock.close();

@@ -19,6 +19,7 @@ export type { DemoPlan } from "./providers/demo.ts";
 export { DEMO_MODEL, DEMO_WRITE_CONTENT, planDemoReply, streamDemo } from "./providers/demo.ts";
 export { chatCompletionsRequest, streamOpenAICompletions } from "./providers/openai-completions.ts";
 export { responsesRequest, streamOpenAIResponses } from "./providers/openai-responses.ts";
+export { preloadProvider } from "./providers/sdk.ts";
 export { MissingApiKeyError } from "./providers/shared.ts";
 export { complete, registerApiProvider, streamModel, unregisterApiProvider } from "./stream.ts";
 export {

@@ -1,4 +1,3 @@
-import Anthropic from "@anthropic-ai/sdk";
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -18,7 +17,7 @@ import type {
   StreamOptions,
   TextContent,
 } from "../types.ts";
-import { readAnthropicEvents } from "./anthropic-events.ts";
+import { anthropicClient } from "./sdk.ts";
 import {
   mergedHeaders,
   requestSignal,
@@ -162,10 +161,11 @@ export function streamAnthropicMessages(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    const client = new Anthropic({
+    // The SDK is loaded on the first request (once per process) and the client is reused
+    // while the base URL, key and headers stay the same.
+    const { client, sdk } = await anthropicClient({
       apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.anthropic),
       baseURL: model.baseUrl ?? VENDOR_BASE_URLS.anthropic,
-      maxRetries: 0,
       defaultHeaders: mergedHeaders(model, options),
     });
     const blocks = new Map<number, number>();
@@ -241,7 +241,7 @@ export function streamAnthropicMessages(
       const response = await client.messages
         .create(anthropicRequest(model, context, options), { signal: request.signal })
         .asResponse();
-      await readAnthropicEvents(response, options?.signal, onEvent);
+      await sdk.readAnthropicEvents(response, options?.signal, onEvent);
     } finally {
       request.release();
     }

@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import type {
   ChatCompletionChunk,
   ChatCompletionContentPart,
@@ -8,7 +7,7 @@ import type {
 import { StreamCutError } from "../message-builder.ts";
 import { effectiveThinkingLevel, openaiReasoningEffort } from "../thinking.ts";
 import type { AssistantMessageStream, Context, ImageContent, Model, StreamOptions } from "../types.ts";
-import { readOpenAIEvents } from "./openai-events.ts";
+import { openAIClient } from "./sdk.ts";
 import {
   mergedHeaders,
   requireApiKey,
@@ -118,10 +117,11 @@ export function streamOpenAICompletions(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    const client = new OpenAI({
+    // The SDK is loaded on the first request (once per process) and the client is reused
+    // while the API, base URL, key and headers stay the same.
+    const { client, sdk } = await openAIClient("openai-completions", {
       apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.openai),
       baseURL: model.baseUrl ?? VENDOR_BASE_URLS.openai,
-      maxRetries: 0,
       defaultHeaders: mergedHeaders(model, options),
     });
     // The SDK sends the request and raises its typed errors for a failed status; the body is
@@ -140,7 +140,7 @@ export function streamOpenAICompletions(
       return index;
     };
 
-    await readOpenAIEvents<ChatCompletionChunk>(response, options?.signal, (chunk) => {
+    await sdk.readOpenAIEvents<ChatCompletionChunk>(response, options?.signal, (chunk) => {
       if (chunk.usage) {
         const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
         builder.setUsage({

@@ -1,4 +1,3 @@
-import OpenAI from "openai";
 import type {
   ResponseCreateParamsStreaming,
   ResponseInputContent,
@@ -16,7 +15,7 @@ import type {
   StreamOptions,
   TextContent,
 } from "../types.ts";
-import { readOpenAIEvents } from "./openai-events.ts";
+import { openAIClient } from "./sdk.ts";
 import {
   mergedHeaders,
   requireApiKey,
@@ -151,10 +150,11 @@ export function streamOpenAIResponses(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    const client = new OpenAI({
+    // The SDK is loaded on the first request (once per process) and the client is reused
+    // while the API, base URL, key and headers stay the same.
+    const { client, sdk } = await openAIClient("openai-responses", {
       apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.openai),
       baseURL: model.baseUrl ?? VENDOR_BASE_URLS.openai,
-      maxRetries: 0,
       defaultHeaders: mergedHeaders(model, options),
     });
     // The SDK sends the request and raises its typed errors for a failed status; the body is
@@ -164,7 +164,7 @@ export function streamOpenAIResponses(
       .asResponse();
     const items = new Map<number, number>();
     let sawToolCall = false;
-    await readOpenAIEvents<ResponseStreamEvent>(response, options?.signal, (event) => {
+    await sdk.readOpenAIEvents<ResponseStreamEvent>(response, options?.signal, (event) => {
       switch (event.type) {
         case "response.output_item.added": {
           const item = event.item;
