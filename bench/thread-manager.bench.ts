@@ -92,6 +92,28 @@ bench.add(
     },
   },
 );
+// (3) A 50-delta turn on one thread that stays loaded: what a chat does turn after turn,
+// with what the thread caches between turns (context files, SYSTEM.md) already warm.
+const SMALL_DELTAS = 50;
+let loadedThreadId = "";
+bench.add(
+  `turn of ${SMALL_DELTAS} deltas on a loaded thread (start -> thread/turn/completed)`,
+  async () => {
+    const done = new Promise<void>((resolve) => {
+      onCompleted = resolve;
+    });
+    await manager.startTurn({ threadId: loadedThreadId, text: "go" }, caller);
+    await done;
+  },
+  {
+    beforeAll: async () => {
+      loadedThreadId = (await manager.startThread({ cwd }, caller)).thread.id;
+    },
+    beforeEach: () => {
+      mock.enqueue({ steps: [{ type: "text", text: "word ".repeat(SMALL_DELTAS), deltas: SMALL_DELTAS }] });
+    },
+  },
+);
 await bench.run();
 console.table(bench.table());
 const task = bench.tasks[0]!;
@@ -105,6 +127,10 @@ console.log(
 console.log(
   `500-delta turn: ${meanMs.toFixed(2)} ms mean, ${Math.round((DELTAS / meanMs) * 1000).toLocaleString("en-US")} deltas/s through the manager`,
 );
+
+const small = bench.tasks[1]!;
+const smallStats = small.result && "latency" in small.result ? small.result.latency : undefined;
+console.log(`${SMALL_DELTAS}-delta turn on a loaded thread: ${(smallStats?.mean ?? Number.NaN).toFixed(2)} ms mean`);
 
 await manager.closeAll();
 await mock.close();

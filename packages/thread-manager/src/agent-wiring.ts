@@ -120,7 +120,10 @@ export function createTurnAgent(
         warn,
       );
       // A dropped message is never written; its streamed items go with the `message_end` event.
-      if (decision.action === "drop") return { action: "drop" };
+      if (decision.action === "drop") {
+        if (message.role === "user") running.live.userMessageDropped();
+        return { action: "drop" };
+      }
       let stored = message as AgentMessage;
       if (message.role === "toolResult") {
         const refused = running.refusedCalls.get(message.toolCallId);

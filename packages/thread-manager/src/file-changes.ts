@@ -34,9 +34,10 @@ export function fileChangesOf(
 ): FileChange[] | undefined {
   if (result.isError) return undefined;
   const details = result.details as Record<string, unknown> | undefined;
-  const reported =
-    details && typeof details === "object" ? validateFileChanges(details.fileChanges) : undefined;
-  if (reported) return reported;
+  const report = details && typeof details === "object" ? details.fileChanges : undefined;
+  // A malformed report is ignored as a whole: the call then reports no changes at all,
+  // not changes guessed from its arguments.
+  if (report !== undefined) return validateFileChanges(report);
   // Built-in edit/write results written before fileChanges existed (pi transcripts) still
   // name their path in the arguments and, for edit, a patch in details.diff.
   if ((toolName === "edit" || toolName === "write") && typeof args.path === "string") {

@@ -174,6 +174,15 @@ export class LiveTurn {
     if (isAssistant) this.provisional.clear();
   }
 
+  /**
+   * A user message was dropped at message end. When it was the turn's first (the input the
+   * turn started with), the client's message ID goes with it: a removed input creates no
+   * matching item, so no later user message (a steer) may carry the ID.
+   */
+  userMessageDropped(): void {
+    if (this.clientMessageItemId === undefined) this.clientMessageId = undefined;
+  }
+
   /** The client's message ID rides on the first live user message only. */
   private decorate(item: ThreadItem): ThreadItem {
     if (item.type !== "userMessage" || this.clientMessageId === undefined) return item;

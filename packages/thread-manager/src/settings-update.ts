@@ -14,6 +14,8 @@ export async function applySettingsUpdate(
   models: ModelSource,
 ): Promise<void> {
   runtime.admit("settings");
+  // A settings change rereads the prompt sources (context files, SYSTEM.md) on the next turn.
+  runtime.promptSources.invalidate();
   try {
     const model = params.model ? await models.find(params.model) : runtime.model;
     if (params.model && !model) {

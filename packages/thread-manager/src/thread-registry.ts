@@ -129,6 +129,9 @@ export class ThreadRegistry {
     try {
       const runtime = await promise;
       runtime.publishStatus();
+      // A load whose request then fails (a bad image, no model) subscribes nobody: the
+      // idle clock starts now, and the request's subscription, if any, stops it.
+      this.maybeIdle(runtime);
       return runtime;
     } finally {
       this.loading.delete(threadId);

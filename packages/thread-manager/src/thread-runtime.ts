@@ -30,6 +30,7 @@ import type { ExtensionHost } from "./extension-hooks.ts";
 import { contentText } from "./history-projection.ts";
 import type { LiveTurn } from "./live-turn.ts";
 import type { Warning } from "./shapes.ts";
+import { PromptSourcesCache } from "./system-prompt.ts";
 import { cumulativeUsage } from "./token-usage.ts";
 
 /** An input waiting in the server-side queue. */
@@ -113,6 +114,8 @@ export class ThreadRuntime {
     project: null,
   };
   idleTimer: ClockTimer | undefined;
+  /** Context files and SYSTEM.md / APPEND_SYSTEM.md, read once per load (a reload is a new runtime). */
+  readonly promptSources = new PromptSourcesCache();
   private lastStatus = "";
 
   constructor(

@@ -66,6 +66,13 @@ export function createTurnEnvironment(
             trusted: runtime.trusted,
             tools,
             now: host.now(),
+            // Context files and SYSTEM.md are read once per load, not on every turn.
+            sources: runtime.promptSources.get({
+              agentDir: host.agentDir,
+              cwd: runtime.cwd,
+              projectDir: runtime.projectDir || runtime.cwd,
+              trusted: runtime.trusted,
+            }),
           }),
     compaction:
       options.compaction ??

@@ -14,9 +14,11 @@ export async function drainQueue(
   resolveModel: () => Promise<Model | undefined>,
 ): Promise<void> {
   while (!runtime.closed && !runtime.busy && runtime.queue.length > 0) {
+    // The input stays queued (removable, dropped by an interrupt) until it actually starts.
+    const model = await resolveModel();
+    if (runtime.closed || runtime.busy || runtime.queue.length === 0) return;
     const next = runtime.queue.shift() as QueuedInput;
     runtime.publishQueue();
-    const model = await resolveModel();
     if (!model) {
       runtime.toSubscribers({
         method: "error",
@@ -28,11 +30,6 @@ export async function drainQueue(
         },
       });
       continue;
-    }
-    if (runtime.busy) {
-      runtime.queue.unshift(next);
-      runtime.publishQueue();
-      return;
     }
     try {
       await startTurn(runtime, env, { ...next }, model);

@@ -207,20 +207,25 @@ async function runTurnBody(
       await callHook(hooks.turnStart && (() => hooks.turnStart!({ turnId })), undefined, warn);
       await agent.prompt(prompt);
       promptPersisted = true;
-      // Steers accepted after the model's last tool batch still belong to this turn.
-      while (!signal.aborted && agent.getQueue().steering.length > 0) await agent.continue();
-      let recovered = 0;
-      while (
-        !signal.aborted &&
-        recovered < 1 &&
-        lastAssistant &&
-        (await env.compaction.recover(runtime, lastAssistant, signal, () =>
-          callHook(hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: false })), undefined, warn),
-        ))
-      ) {
-        recovered += 1;
-        agent.setMessages(contextMessages(runtime));
-        await agent.continue();
+      let recovered = false;
+      for (;;) {
+        // Steers accepted after the model's last tool batch still belong to this turn.
+        while (!signal.aborted && agent.getQueue().steering.length > 0) await agent.continue();
+        if (signal.aborted) break;
+        if (
+          !recovered &&
+          lastAssistant &&
+          (await env.compaction.recover(runtime, lastAssistant, signal, () =>
+            callHook(hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: false })), undefined, warn),
+          ))
+        ) {
+          recovered = true;
+          agent.setMessages(contextMessages(runtime));
+          await agent.continue();
+          continue;
+        }
+        // A steer accepted while recovery was deciding still runs here, never in a later turn.
+        if (signal.aborted || agent.getQueue().steering.length === 0) break;
       }
     }
   } catch (error) {

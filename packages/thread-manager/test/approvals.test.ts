@@ -111,3 +111,57 @@ describe("approvals", () => {
     expect(existsSync(join(h.dir.cwd, "out.txt"))).toBe(false);
   });
 });
+
+describe("approval routing and offers", () => {
+  test("the most recent initiating subscriber is asked first; its disconnect migrates the request to another subscriber", async () => {
+    await using h = await createHarness();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop("c1"));
+    await h.manager.resumeThread({ threadId: thread.id }, h.desktop("c2"));
+    h.server.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "out.txt", content: "data" }, id: "call_w" }),
+      textReply("ok"),
+    );
+    await h.manager.startTurn({ threadId: thread.id, text: "write it" }, h.desktop("c2"));
+    const first = await h.waitForApproval(0);
+    expect(first.connectionId).toBe("c2");
+    h.manager.connectionClosed("c2");
+    const second = await h.waitForApproval(1);
+    expect(second.connectionId).toBe("c1");
+    expect(second.params).toEqual(first.params);
+    second.answer({ decision: "accept" });
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    expect(readFileSync(join(h.dir.cwd, "out.txt"), "utf8")).toBe("data");
+  });
+
+  test("bash is never offered acceptForSession, and answering it anyway declines without running the command", async () => {
+    await using h = await createHarness();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    h.server.enqueue(
+      toolCallReply({ name: "bash", arguments: { command: "touch made.txt" }, id: "call_b" }),
+      textReply("ok"),
+    );
+    await h.manager.startTurn({ threadId: thread.id, text: "run it" }, h.desktop());
+    const approval = await h.waitForApproval(0);
+    expect(approval.params.toolName).toBe("bash");
+    expect(approval.params.decisions).not.toContain("acceptForSession");
+    expect(approval.params.decisions).toContain("decline");
+    approval.answer({ decision: "acceptForSession" });
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    expect(existsSync(join(h.dir.cwd, "made.txt"))).toBe(false);
+    expect(toolItem(h.received("c1"), "call_b")).toMatchObject({ status: "declined" });
+  });
+
+  test("interrupting during an approval withdraws it with a cancel and the status closes the approval once", async () => {
+    await using h = await createHarness();
+    const threadId = await writeTurn(h);
+    const approval = await h.waitForApproval(0);
+    await h.manager.interruptTurn({ threadId }, h.desktop());
+    expect(approval.cancelled).toBe(true);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const seq = statuses(h, threadId);
+    const waiting = JSON.stringify({ type: "active", waitingOn: ["approval"] });
+    expect(seq.filter((s) => s === waiting).length).toBe(1);
+    expect(seq[seq.indexOf(waiting) + 1]).toBe(JSON.stringify({ type: "active", waitingOn: [] }));
+    expect(seq.at(-1)).toBe(JSON.stringify({ type: "idle" }));
+  });
+});

@@ -267,3 +267,73 @@ describe("projectTurns", () => {
     });
   });
 });
+
+describe("fileChanges", () => {
+  const callAndResult = (name: string, result: Record<string, unknown>) =>
+    entries([
+      { type: "turn_start", id: "tf", startedAt: 1, timestamp: iso(1) } as never,
+      {
+        type: "message",
+        timestamp: iso(2),
+        message: assistant([{ type: "toolCall", id: "c1", name, arguments: { path: "/p/a" } }], {
+          stopReason: "toolUse",
+        }),
+      },
+      {
+        type: "message",
+        timestamp: iso(3),
+        message: {
+          role: "toolResult",
+          toolCallId: "c1",
+          toolName: name,
+          content: [],
+          timestamp: 3,
+          ...result,
+        },
+      },
+    ]);
+
+  test("a malformed report on an edit/write call is ignored as a whole, not replaced by a guess from its arguments", () => {
+    const items =
+      projectHistory(
+        callAndResult("write", {
+          isError: false,
+          details: { fileChanges: [{ path: "/p/a", kind: "rename" }] },
+        }),
+      )[0]?.items ?? [];
+    expect(items[0]).toMatchObject({ type: "toolCall", status: "completed" });
+    expect(items[0]).not.toHaveProperty("fileChanges");
+  });
+
+  test("a failed call reports no changes even with a valid report", () => {
+    const items =
+      projectHistory(
+        callAndResult("edit", {
+          isError: true,
+          details: { fileChanges: [{ path: "/p/a", kind: "modify", diff: "-a\n+b" }], diff: "-a\n+b" },
+        }),
+      )[0]?.items ?? [];
+    expect(items[0]).toMatchObject({ type: "toolCall", status: "failed" });
+    expect(items[0]).not.toHaveProperty("fileChanges");
+  });
+
+  test("a non-empty patch becomes diff and an empty one is left out", () => {
+    const [withDiff] =
+      projectHistory(
+        callAndResult("ext", {
+          isError: false,
+          details: { fileChanges: [{ path: "/p/a", kind: "add", diff: "+x" }] },
+        }),
+      )[0]?.items ?? [];
+    expect(withDiff).toMatchObject({ fileChanges: [{ path: "/p/a", kind: "add", diff: "+x" }] });
+    const [empty] =
+      projectHistory(
+        callAndResult("ext", {
+          isError: false,
+          details: { fileChanges: [{ path: "/p/a", kind: "delete", diff: "" }] },
+        }),
+      )[0]?.items ?? [];
+    expect(empty).toMatchObject({ fileChanges: [{ path: "/p/a", kind: "delete" }] });
+    expect((empty as { fileChanges: object[] }).fileChanges[0]).not.toHaveProperty("diff");
+  });
+});

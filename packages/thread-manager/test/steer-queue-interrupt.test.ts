@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import type { ExtensionHostFactory } from "../src/index.ts";
+import { type ExtensionHostFactory, type ModelSource, staticModelSource } from "../src/index.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
 
 async function expectCode(promise: Promise<unknown>, code: string): Promise<AppServerError> {
@@ -234,6 +234,201 @@ describe("turn/interrupt", () => {
     release();
     const done = await h.waitFor((n) => n.method === "turn/completed");
     expect(done.method === "turn/completed" && done.params.turn.status).toBe("interrupted");
+    expect(h.server.requests.length).toBe(0);
+  });
+});
+
+describe("steering in interception", () => {
+  test("a steer still in its input hook when the turn settles returns invalidParams and never reaches the model", async () => {
+    let entered!: () => void;
+    const inHook = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    await using h = await createHarness({
+      extensions: hostWith({
+        input: async (event: { source: string }) => {
+          if (event.source === "steer") {
+            entered();
+            await gate;
+          }
+          return { action: "continue" };
+        },
+      }),
+    });
+    const { threadId, turnId, approval, caller } = await runningTurn(h);
+    const steer = h.manager.steerTurn({ threadId, expectedTurnId: turnId, text: "too late" }, caller);
+    const outcome = steer.then(
+      () => "accepted",
+      (error: AppServerError) => error.code,
+    );
+    await inHook;
+    approval.answer({ decision: "accept" });
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    expect(await outcome).toBe("invalidParams");
+    release();
+    expect(h.server.requests.map((r) => r.rawBody).some((b) => b.includes("too late"))).toBe(false);
+  });
+});
+
+describe("steers and recovery", () => {
+  test("a steer accepted while overflow recovery decides still runs inside the same turn", async () => {
+    let entered!: () => void;
+    const inRecover = new Promise<void>((r) => {
+      entered = r;
+    });
+    let decide!: (retry: boolean) => void;
+    const decision = new Promise<boolean>((r) => {
+      decide = r;
+    });
+    let calls = 0;
+    await using h = await createHarness({
+      compaction: {
+        maybeCompact: async () => {},
+        afterToolBatch: async () => false,
+        recover: async () => {
+          calls += 1;
+          if (calls > 1) return false;
+          entered();
+          return decision;
+        },
+        contextTokens: () => undefined,
+      },
+    });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    h.server.enqueue(textReply("first"), textReply("second"));
+    await h.manager.startTurn({ threadId: thread.id, text: "go" }, caller);
+    const started = await h.waitFor((n) => n.method === "turn/started");
+    const turnId = started.method === "turn/started" ? started.params.turn.id : "";
+    await inRecover;
+    expect(
+      await h.manager.steerTurn({ threadId: thread.id, expectedTurnId: turnId, text: "one more" }, caller),
+    ).toEqual({ turnId });
+    decide(false);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    expect(h.server.requests.length).toBe(2);
+    expect((await h.server.waitForRequest(1)).rawBody).toContain("one more");
+    const read = await h.manager.readThread({ threadId: thread.id }, caller);
+    expect(read.turns.length).toBe(1);
+    expect(read.turns[0]).toMatchObject({ id: turnId, status: "completed" });
+  });
+});
+
+describe("interrupt and the queue", () => {
+  test("an interrupt while a queued input's model is still resolving drops it: nothing starts", async () => {
+    let gated = false;
+    let entered!: () => void;
+    const resolving = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let inner: ModelSource | undefined;
+    const source = (): ModelSource => inner as ModelSource;
+    await using h = await createHarness({
+      manager: () => ({
+        models: {
+          list: () => source().list(),
+          defaultModel: () => source().defaultModel(),
+          getApiKey: (m) => source().getApiKey(m),
+          available: (m) => source().available(m),
+          find: async (ref) => {
+            if (gated) {
+              entered();
+              await gate;
+            }
+            return source().find(ref);
+          },
+        },
+      }),
+    });
+    inner = staticModelSource(h.models, { mock: "test-key" });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    gated = true;
+    const added = h.manager.addToQueue({ threadId: thread.id, text: "queued" }, caller);
+    await resolving;
+    expect(await h.manager.interruptTurn({ threadId: thread.id }, caller)).toEqual({});
+    release();
+    await added;
+    await h.manager.closeAll();
+    expect(h.events.some((e) => e.notification.method === "turn/started")).toBe(false);
+    expect(h.server.requests.length).toBe(0);
+  });
+});
+
+describe("thread/turn/completed", () => {
+  test("an interrupted turn's outcome reaches every connection, not only subscribers", async () => {
+    await using h = await createHarness();
+    const { threadId, approval } = await runningTurn(h);
+    await h.manager.interruptTurn({ threadId }, h.desktop("other"));
+    expect(approval.cancelled).toBe(true);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const event = h.events.find((e) => e.notification.method === "thread/turn/completed");
+    expect(event?.audience).toBe("everyone");
+    expect(event?.notification.params).toMatchObject({ threadId, turn: { status: "interrupted" } });
+    const notification = event?.notification;
+    expect(notification?.method === "thread/turn/completed" && notification.params.turn).not.toHaveProperty(
+      "items",
+    );
+  });
+});
+
+describe("admission serializes settings and compaction with starts", () => {
+  test("a settings update while a turn runs returns turnInProgress and changes nothing", async () => {
+    await using h = await createHarness();
+    const { threadId, approval, caller } = await runningTurn(h);
+    await expectCode(
+      h.manager.updateSettings({ threadId, approvalMode: "fullAccess" }, caller),
+      "turnInProgress",
+    );
+    approval.answer({ decision: "accept" });
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const read = await h.manager.readThread({ threadId }, caller);
+    expect(read.thread.approvalMode).toBe("ask");
+  });
+
+  test("a start or settings update while /compact runs returns turnInProgress", async () => {
+    let entered!: () => void;
+    const inCompaction = new Promise<void>((r) => {
+      entered = r;
+    });
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => {
+      finish = r;
+    });
+    await using h = await createHarness({
+      compaction: {
+        maybeCompact: async () => {},
+        afterToolBatch: async () => false,
+        recover: async () => false,
+        contextTokens: () => undefined,
+        manual: async () => {
+          entered();
+          await gate;
+          return { status: "cancelled" };
+        },
+      },
+    });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    expect((await h.manager.startTurn({ threadId: thread.id, text: "/compact" }, caller)).status).toBe(
+      "started",
+    );
+    await inCompaction;
+    await expectCode(h.manager.startTurn({ threadId: thread.id, text: "hi" }, caller), "turnInProgress");
+    await expectCode(
+      h.manager.updateSettings({ threadId: thread.id, thinkingLevel: "off" }, caller),
+      "turnInProgress",
+    );
+    finish();
+    await h.waitFor((n) => n.method === "thread/turn/completed");
     expect(h.server.requests.length).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import { lockPathFor } from "@knightcode/session-store";
@@ -331,5 +331,90 @@ describe("closeAll", () => {
     const done = h.events.find((e) => e.notification.method === "thread/turn/completed");
     expect(done?.notification.params).toMatchObject({ turn: { status: "interrupted" } });
     await expectCode(h.manager.startThread({ cwd: h.dir.cwd }, h.desktop()), "shuttingDown");
+  });
+});
+
+describe("idle unload after a failed request", () => {
+  test("a thread loaded by a turn/start that then fails subscribes nobody and still unloads after ten idle minutes", async () => {
+    await using h = await createHarness();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    await h.manager.unsubscribe({ threadId: thread.id }, h.desktop());
+    h.clock.advance(IDLE_UNLOAD_MS);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    await expectCode(
+      h.manager.startTurn(
+        { threadId: thread.id, text: "x", images: [{ path: "relative.png" }] },
+        h.desktop("c2"),
+      ),
+      "invalidParams",
+    );
+    expect(h.manager.diagnostics().loadedThreads).toBe(1);
+    expect(existsSync(lockPathFor(thread.path!))).toBe(true);
+    h.clock.advance(IDLE_UNLOAD_MS);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    expect(existsSync(lockPathFor(thread.path!))).toBe(false);
+  });
+});
+
+describe("thread times and read-only reads", () => {
+  test("a loaded thread's updatedAt is its latest entry time; thread/read of an unloaded thread writes and locks nothing", async () => {
+    await using h = await createHarness();
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    h.clock.advance(60_000);
+    h.server.enqueue(textReply("hello"));
+    await h.manager.startTurn({ threadId: thread.id, text: "hi" }, caller);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const loaded = (await h.manager.readThread({ threadId: thread.id }, caller)).thread;
+    const lines = readFileSync(thread.path!, "utf8").trim().split("\n");
+    const lastEntry = JSON.parse(lines.at(-1)!) as { timestamp: string };
+    expect(loaded.updatedAt).toBe(lastEntry.timestamp);
+    expect(loaded.updatedAt).not.toBe(loaded.createdAt);
+
+    await h.manager.unsubscribe({ threadId: thread.id }, caller);
+    h.clock.advance(IDLE_UNLOAD_MS);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    const before = readFileSync(thread.path!, "utf8");
+    const mtime = statSync(thread.path!).mtimeMs;
+    const read = await h.manager.readThread({ threadId: thread.id }, h.desktop("reader"));
+    expect(read.thread.status).toEqual({ type: "notLoaded" });
+    expect(read.turns.length).toBe(1);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    expect(existsSync(lockPathFor(thread.path!))).toBe(false);
+    expect(readFileSync(thread.path!, "utf8")).toBe(before);
+    expect(statSync(thread.path!).mtimeMs).toBe(mtime);
+  });
+});
+
+describe("token usage around tools", () => {
+  test("a reply before its tool results reports usage before the tool call completes; unknown context leaves contextTokens out", async () => {
+    await using h = await createHarness({
+      compaction: {
+        maybeCompact: async () => {},
+        afterToolBatch: async () => false,
+        recover: async () => false,
+        contextTokens: () => undefined,
+      },
+    });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    h.server.enqueue(toolCallReply({ name: "ls", arguments: {}, id: "call_ls" }), textReply("done"));
+    await h.manager.startTurn({ threadId: thread.id, text: "list" }, caller);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const seen = h.received("c1");
+    const usageAt = seen.flatMap((n, i) => (n.method === "thread/tokenUsage/updated" ? [i] : []));
+    const callDone = seen.findIndex(
+      (n) => n.method === "item/completed" && "id" in n.params.item && n.params.item.id === "call_ls",
+    );
+    expect(usageAt.length).toBe(2);
+    expect(callDone).toBeGreaterThan(-1);
+    expect(usageAt[0]).toBeLessThan(callDone);
+    for (const i of usageAt) {
+      const n = seen[i];
+      expect(n?.method === "thread/tokenUsage/updated" && n.params.usage).not.toHaveProperty("contextTokens");
+    }
+    const resumed = await h.manager.resumeThread({ threadId: thread.id }, caller);
+    expect(resumed.usage).not.toHaveProperty("contextTokens");
+    expect(resumed.usage.contextWindow).toBe(100_000);
   });
 });

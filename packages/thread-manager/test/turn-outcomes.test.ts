@@ -100,3 +100,41 @@ describe("turn outcomes", () => {
     await h.waitFor((n) => n.method === "thread/turn/completed");
   });
 });
+
+describe("outcome precedence", () => {
+  test("a turn that fails after being interrupted completes interrupted, without an error", async () => {
+    let entered!: () => void;
+    const inCompaction = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    await using h = await createHarness({
+      compaction: {
+        maybeCompact: async () => {
+          entered();
+          await gate;
+          throw new Error("429 rate limit exceeded");
+        },
+        afterToolBatch: async () => false,
+        recover: async () => false,
+        contextTokens: () => undefined,
+      },
+    });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    expect((await h.manager.startTurn({ threadId: thread.id, text: "x" }, caller)).status).toBe("started");
+    await inCompaction;
+    await h.manager.interruptTurn({ threadId: thread.id }, caller);
+    release();
+    const done = await h.waitFor((n) => n.method === "thread/turn/completed");
+    expect(done.method === "thread/turn/completed" && done.params.turn.status).toBe("interrupted");
+    expect(done.method === "thread/turn/completed" && done.params.turn).not.toHaveProperty("error");
+    const read = await h.manager.readThread({ threadId: thread.id }, caller);
+    expect(read.turns[0]).toMatchObject({ status: "interrupted" });
+    expect(read.turns[0]).not.toHaveProperty("error");
+    expect(h.server.requests.length).toBe(0);
+  });
+});

@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { textReply } from "@knightcode/testkit";
+import { readFileSync } from "node:fs";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { type ExtensionHostFactory, IDLE_UNLOAD_MS } from "../src/index.ts";
+import { type PromptSources, PromptSourcesCache } from "../src/system-prompt.ts";
 import { createHarness, methods } from "./support/harness.ts";
 
 const itemEvents = (m: string) =>
@@ -108,5 +111,111 @@ describe("reasoning", () => {
     const items = read.turns[0] && "items" in read.turns[0] ? (read.turns[0].items ?? []) : [];
     // Live completion and history are the same projection.
     expect(items).toEqual(completed);
+  });
+});
+
+describe("clientMessageId", () => {
+  const userItems = (h: Awaited<ReturnType<typeof createHarness>>) =>
+    h
+      .received("c1")
+      .flatMap((n) =>
+        (n.method === "item/started" || n.method === "item/completed") && n.params.item.type === "userMessage"
+          ? [n.params.item]
+          : [],
+      );
+
+  test("a prompt dropped at message end takes its clientMessageId along: a later steer's user item never carries it", async () => {
+    const factory: ExtensionHostFactory = async () => ({
+      hooks: {
+        messageEnd: async ({ message }) =>
+          message.role === "user" && message.content === "drop me" ? { action: "drop" } : { action: "keep" },
+      },
+      commands: [],
+      warnings: [],
+      dispose: async () => {},
+    });
+    await using h = await createHarness({ extensions: factory });
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    h.server.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "w.txt", content: "x" }, id: "call_w" }),
+      textReply("after"),
+    );
+    await h.manager.startTurn({ threadId: thread.id, text: "drop me", clientMessageId: "opt-1" }, caller);
+    const approval = await h.waitForApproval(0);
+    await h.manager.steerTurn(
+      { threadId: thread.id, expectedTurnId: approval.params.turnId, text: "steered" },
+      caller,
+    );
+    approval.answer({ decision: "accept" });
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const items = userItems(h);
+    expect(items.map((i) => (i.type === "userMessage" ? i.text : ""))).toEqual(["steered", "steered"]);
+    for (const item of items) expect(item).not.toHaveProperty("clientMessageId");
+  });
+
+  test("a queued input's clientMessageId rides on the first user item of the turn it starts, and only there", async () => {
+    await using h = await createHarness();
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    h.server.enqueue(textReply("one"));
+    await h.manager.addToQueue({ threadId: thread.id, text: "queued", clientMessageId: "q-opt" }, caller);
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    const items = userItems(h);
+    expect(items.length).toBe(2);
+    for (const item of items) expect(item).toMatchObject({ text: "queued", clientMessageId: "q-opt" });
+    const read = await h.manager.readThread({ threadId: thread.id }, caller);
+    const saved = read.turns[0] && "items" in read.turns[0] ? (read.turns[0].items ?? []) : [];
+    expect(saved[0]).not.toHaveProperty("clientMessageId");
+    expect(readFileSync(thread.path!, "utf8")).not.toContain("q-opt");
+  });
+});
+
+describe("prompt sources per load", () => {
+  test("context files are read once per load: an edit shows after a settings change or a reload, not on the next turn", async () => {
+    await using h = await createHarness();
+    const caller = h.desktop();
+    await Bun.write(`${h.dir.cwd}/AGENTS.md`, "Rule number one.");
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, caller);
+    const turn = async (index: number) => {
+      h.server.enqueue(textReply("ok"));
+      const mark = h.events.length;
+      await h.manager.startTurn({ threadId: thread.id, text: `turn ${index}` }, caller);
+      await h.waitFor((n) => n.method === "thread/turn/completed", mark);
+      return (await h.server.waitForRequest(index)).rawBody;
+    };
+    expect(await turn(0)).toContain("Rule number one.");
+    await Bun.write(`${h.dir.cwd}/AGENTS.md`, "Rule number two.");
+    expect(await turn(1)).toContain("Rule number one.");
+    await h.manager.updateSettings({ threadId: thread.id, thinkingLevel: "off" }, caller);
+    expect(await turn(2)).toContain("Rule number two.");
+    await Bun.write(`${h.dir.cwd}/AGENTS.md`, "Rule number three.");
+    await h.manager.unsubscribe({ threadId: thread.id }, caller);
+    h.clock.advance(IDLE_UNLOAD_MS);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    await h.manager.resumeThread({ threadId: thread.id }, caller);
+    expect(await turn(3)).toContain("Rule number three.");
+  });
+
+  test("the cache rereads when trust or the project dir changes, and does not keep a failed read", async () => {
+    const cache = new PromptSourcesCache();
+    let reads = 0;
+    const read = async (): Promise<PromptSources> => {
+      reads += 1;
+      if (reads === 1) throw new Error("EIO");
+      return { files: {} as PromptSources["files"], contextFiles: [] };
+    };
+    const input = { agentDir: "/a", cwd: "/p", projectDir: "/p", trusted: false };
+    await expect(cache.get(input, read)).rejects.toThrow("EIO");
+    await cache.get(input, read);
+    await cache.get(input, read);
+    expect(reads).toBe(2);
+    await cache.get({ ...input, trusted: true }, read);
+    expect(reads).toBe(3);
+    await cache.get({ ...input, trusted: true, projectDir: "/real/p" }, read);
+    expect(reads).toBe(4);
+    cache.invalidate();
+    await cache.get({ ...input, trusted: true, projectDir: "/real/p" }, read);
+    expect(reads).toBe(5);
   });
 });
