@@ -130,7 +130,9 @@ console.log(
 
 const small = bench.tasks[1]!;
 const smallStats = small.result && "latency" in small.result ? small.result.latency : undefined;
-console.log(`${SMALL_DELTAS}-delta turn on a loaded thread: ${(smallStats?.mean ?? Number.NaN).toFixed(2)} ms mean`);
+console.log(
+  `${SMALL_DELTAS}-delta turn on a loaded thread: ${(smallStats?.mean ?? Number.NaN).toFixed(2)} ms mean`,
+);
 
 await manager.closeAll();
 await mock.close();
