@@ -2,7 +2,7 @@
  * Where the manager gets models and their keys: by default the model registry of
  * `@knightcode/ai`; hosts and tests may inject their own source.
  */
-import { DEMO_MODEL, type Model, ModelRegistry } from "@knightcode/ai";
+import { DEMO_MODEL, type Model, ModelRegistry, preloadProvider } from "@knightcode/ai";
 import type { ModelRef, ProtocolModel } from "@knightcode/app-server-protocol";
 
 /** The model registry as the manager uses it. */
@@ -38,10 +38,16 @@ export const demoModelSource: ModelSource = staticModelSource([DEMO_MODEL]);
  */
 export function registryModelSource(agentDir: string, env: Record<string, string | undefined>): ModelSource {
   const registry = new ModelRegistry({ agentDir, env });
+  // A thread that picks a model will stream through it soon: load its provider SDK in the
+  // background now, so the first turn does not pay for the import (SDKs load lazily).
+  const warm = (model: Model | undefined): Model | undefined => {
+    if (model !== undefined) void preloadProvider(model.api);
+    return model;
+  };
   return {
     list: () => registry.list(),
-    find: (ref) => registry.find(ref.provider, ref.id),
-    defaultModel: () => registry.defaultModel(),
+    find: async (ref) => warm(await registry.find(ref.provider, ref.id)),
+    defaultModel: async () => warm(await registry.defaultModel()),
     getApiKey: (model) => registry.getApiKey(model),
     available: (model) => registry.isAvailable(model),
   };
