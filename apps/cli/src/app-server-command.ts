@@ -8,11 +8,14 @@ import {
   type AccountPort,
   type ConfigPort,
   createLazyThreadManager,
+  keepConsoleOffStdout,
   serveStdio,
 } from "@knightcode/app-server";
 
 /** Runs the server on stdin/stdout until shutdown ends the process. */
 export async function runAppServer(options: { extensions: string[]; sessionDir?: string }): Promise<void> {
+  // before anything loads that might log: stdout is the protocol's
+  keepConsoleOffStdout();
   const cwd = process.cwd();
   const host = import("@knightcode/app-server/host").then(({ createServerHost }) =>
     createServerHost({

@@ -45,6 +45,27 @@ describe("knightcode binary", () => {
     });
   }
 
+  test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
+    const child = Bun.spawn([process.execPath, MAIN, "app-server", "-e", "x.ts", "-h"], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    child.stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
+    child.stdin.flush();
+    // stdin stays open: a serving process would answer and then wait for more input
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    child.stdin.end();
+    expect(code).toBe(0);
+    expect(stdout).toBe("");
+    expect(stderr).toContain("Usage:");
+    expect(stderr).not.toContain("shutting down");
+  });
+
   test("an unknown command exits 2 with usage", async () => {
     const { stderr, code } = await run(["frobnicate"]);
     expect(code).toBe(2);

@@ -13,6 +13,7 @@ import {
   type RequestId,
   type ServerNotification,
   type Transport,
+  TransportClosedError,
   validateRequestParams,
 } from "@knightcode/app-server-protocol";
 
@@ -106,7 +107,8 @@ export class Connection {
 
   /** Answers every accepted, unanswered request with `code`; later results are dropped. */
   answerUnfinished(code: "shuttingDown", message: string): void {
-    for (const id of [...this.accepted.keys()]) this.respondError(id, new AppServerError(code, message));
+    for (const id of [...this.accepted.keys()])
+      this.respondError(id, new AppServerError(code, message), true);
   }
 
   /** Resolves once no accepted request is unanswered. */
@@ -137,6 +139,14 @@ export class Connection {
       return;
     }
     const { id, method, params } = classified.message;
+    if (this.accepted.has(id)) {
+      // answering under an id still in flight would orphan the first request's answer
+      this.sendResponse({
+        id,
+        error: new AppServerError("invalidRequest", "this request id is already in flight").toWire(),
+      });
+      return;
+    }
     if (this.host.isShuttingDown()) {
       this.respondError(id, new AppServerError("shuttingDown", "the server is shutting down"));
       return;
@@ -164,7 +174,7 @@ export class Connection {
     this.accepted.set(id, { method });
     this.host.dispatch(this, method, validation.value).then(
       (result) => this.respond(id, result),
-      (error: unknown) => this.respondError(id, error),
+      (error: unknown) => this.respondError(id, error, true),
     );
   }
 
@@ -236,18 +246,30 @@ export class Connection {
     this.afterSettle();
   }
 
-  private respondError(id: RequestId, error: unknown): void {
-    const wasAccepted = this.accepted.delete(id);
+  /** Answers a request with an error; only an accepted request is settled by it. */
+  private respondError(id: RequestId, error: unknown, accepted = false): void {
+    if (accepted && !this.accepted.delete(id)) return;
     this.sendResponse({ id, error: toAppServerError(error).toWire() });
-    if (wasAccepted) this.afterSettle();
+    if (accepted) this.afterSettle();
   }
 
   private afterSettle(): void {
     if (this.accepted.size === 0) for (const wake of this.settledWaiters.splice(0)) wake();
   }
 
+  /**
+   * Sends a response. A result the transport cannot serialize (a BigInt, a cycle) still
+   * answers the request, as `internal`: a client must never wait forever for an id.
+   */
   private sendResponse(message: Message): void {
-    this.send(message);
+    if (this.state === "closed") return;
+    this.transport.send(message).catch((error: unknown) => {
+      if (this.state === "closed" || error instanceof TransportClosedError) return;
+      const id = (message as { id?: RequestId | null }).id ?? null;
+      process.stderr.write(`knightcode: could not send the response to ${String(id)}: ${String(error)}\n`);
+      if (!("result" in message)) return;
+      this.send({ id, error: new AppServerError("internal", "the result could not be serialized").toWire() });
+    });
   }
 
   private send(message: Message): void {

@@ -37,6 +37,8 @@ export interface FileSearchRequest {
   query: string;
   limit?: number;
   searchId?: string;
+  /** Who asked (a connection ID): {@link FileSearch.cancelOwner} withdraws its searches. */
+  owner?: string;
 }
 
 /** The result shape of `file/search`. */
@@ -59,6 +61,7 @@ interface Flight {
 }
 
 interface Pending {
+  owner: string | undefined;
   settle: (result: FileSearchResult) => void;
   fail: (error: Error) => void;
 }
@@ -83,8 +86,30 @@ export interface FileSearch {
   search(request: FileSearchRequest): Promise<FileSearchResult>;
   /** Rejects every pending search with `shuttingDown` and kills running listings. */
   shutdown(): void;
+  /**
+   * Withdraws the pending searches of an owner that went away (a closed connection):
+   * they settle empty, and a listing left without waiters is aborted.
+   */
+  cancelOwner(owner: string): void;
   /** Cached cwds and running listings, for tests and diagnostics. */
   stats(): { cachedCwds: number; activeListings: number; queuedListings: number };
+}
+
+/** Drains a stream to its end, keeping only the first `maxBytes` as text. */
+async function readHead(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<string> {
+  const kept: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      if (size < maxBytes) {
+        kept.push(chunk.subarray(0, maxBytes - size));
+        size += Math.min(chunk.byteLength, maxBytes - size);
+      }
+    }
+  } catch {
+    // a killed listing's stream may end abruptly; what was read is enough for a message
+  }
+  return Buffer.concat(kept).toString("utf8");
 }
 
 /** Creates the service; nothing is spawned until the first search. */
@@ -155,6 +180,8 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
   async function runFd(fd: string, cwd: string, signal: AbortSignal): Promise<Listing> {
     await acquireSlot(signal);
     try {
+      // abandoned while it waited (or before it began): an abort listener added now would never fire
+      if (signal.aborted) throw new FileSearchError("internal", "listing aborted");
       let child: Bun.Subprocess<"ignore", "pipe", "pipe">;
       try {
         child = Bun.spawn(FD_ARGS(fd), { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -162,6 +189,9 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
         // the binary vanished after lookup, or is not executable
         throw new FileSearchError("toolMissing", `could not run ${fd}: ${String(error)}`);
       }
+      // read at once: fd reports every unreadable directory there, and an unread pipe
+      // would block it once full; only the start is kept for the error message
+      const stderrHead = readHead(child.stderr, 2_000);
       let timedOut = false;
       const kill = () => child.kill("SIGKILL");
       signal.addEventListener("abort", kill, { once: true });
@@ -212,7 +242,7 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
         if (timedOut) throw new FileSearchError("internal", `fd did not finish within ${timeoutMs} ms`);
         if (truncated) return { paths, truncated: true, cacheable: true };
         if (exitCode !== 0) {
-          const stderr = (await new Response(child.stderr).text()).trim().slice(0, 500);
+          const stderr = (await stderrHead).trim().slice(0, 500);
           if (paths.length === 0)
             throw new FileSearchError("internal", `fd failed (exit ${exitCode}): ${stderr}`);
           return { paths, truncated: false, cacheable: false };
@@ -235,17 +265,25 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
     const fd = resolveFd();
     if (fd === null) throw new FileSearchError("toolMissing", "fd (or fdfind) is not installed");
     const controller = new AbortController();
+    // an aborted listing leaves the table at once: a later search starts a fresh one
+    // instead of joining a listing that is about to fail
+    const forget = (): void => {
+      if (flights.get(cwd) === flight) flights.delete(cwd);
+    };
     const flight: Flight = {
       waiters: 0,
-      abort: () => controller.abort(),
+      abort: () => {
+        forget();
+        controller.abort();
+      },
       promise: runFd(fd, cwd, controller.signal).then(
         (listing) => {
-          flights.delete(cwd);
+          forget();
           if (listing.cacheable) store(cwd, listing);
           return listing;
         },
         (error: unknown) => {
-          flights.delete(cwd);
+          forget();
           throw error;
         },
       ),
@@ -267,6 +305,7 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
       let done = false;
       let flight: Flight | undefined;
       const pending: Pending = {
+        owner: request.owner,
         settle: (result) => {
           if (done) return;
           done = true;
@@ -330,6 +369,9 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
       }
       for (const flight of flights.values()) flight.abort();
       for (const wake of slotWaiters.splice(0)) wake();
+    },
+    cancelOwner(owner) {
+      for (const pending of [...allPending]) if (pending.owner === owner) pending.settle(EMPTY);
     },
     stats: () => ({ cachedCwds: cache.size, activeListings: active, queuedListings: slotWaiters.length }),
   };

@@ -98,7 +98,7 @@ export const HANDLERS: HandlerTable = {
     await needConfig(ctx).setTrust(p);
     return {};
   },
-  "file/search": (p, _c, ctx) => ctx.fileSearch.search(p),
+  "file/search": (p, c, ctx) => ctx.fileSearch.search({ ...p, owner: c.connectionId }),
   "server/diagnostics": async (_p, _c, ctx) => ctx.diagnostics(),
   "account/read": (_p, _c, ctx) => needAccounts(ctx).read(),
   "account/login/apiKey": async (p, _c, ctx) => {

@@ -5,6 +5,8 @@
  * benchmarks and the end-to-end tests build the same host, so the in-process and the
  * child-process servers differ only in transport.
  */
+
+import { existsSync } from "node:fs";
 import {
   type AnyAgentTool,
   createBashTool,
@@ -23,8 +25,14 @@ import {
   ModelRegistry,
   readModelsConfig,
 } from "@knightcode/ai";
+import type { Warning } from "@knightcode/app-server-protocol";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
-import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
+import {
+  createThreadManager,
+  type ExtensionHostFactory,
+  noopExtensionHostFactory,
+  type ThreadManagerApi,
+} from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
 import { createConfigPort } from "./config-port.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
@@ -65,6 +73,22 @@ export function builtInTools(cwd: string): AnyAgentTool[] {
   ] as AnyAgentTool[];
 }
 
+/**
+ * The thread's extension host while no extension runtime exists: every `-e` path is
+ * reported in the thread's start/resume warnings rather than silently ignored.
+ */
+export const unloadedExtensionsHostFactory: ExtensionHostFactory = async (options) => {
+  const host = await noopExtensionHostFactory(options);
+  const warnings: Warning[] = options.extensionPaths.map((path) => ({
+    source: "extension",
+    path,
+    message: existsSync(path)
+      ? `Extension not loaded: this server has no extension runtime yet (${path})`
+      : `Extension not found: ${path}`,
+  }));
+  return { ...host, warnings: [...host.warnings, ...warnings] };
+};
+
 /** Builds the ThreadManager and services for one agent dir. */
 export async function createServerHost(options: ServerHostOptions = {}): Promise<ServerHost> {
   const env = options.env ?? process.env;
@@ -98,6 +122,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     env,
     models,
     tools: builtInTools,
+    extensionHostFactory: unloadedExtensionsHostFactory,
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),
   });

@@ -40,7 +40,7 @@ export {
   type PayloadSpoolOptions,
 } from "./payload-spool.ts";
 export type { AccountPort, ConfigPort } from "./ports.ts";
-export { HARD_EXIT_MS, type ServeStdioOptions, serveStdio } from "./serve-stdio.ts";
+export { HARD_EXIT_MS, keepConsoleOffStdout, type ServeStdioOptions, serveStdio } from "./serve-stdio.ts";
 export {
   type AppServer,
   type AppServerOptions,

@@ -112,7 +112,8 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
       const data = typeof value === "string" ? Buffer.from(value, "utf8") : value;
       const id = randomBytes(16).toString("hex");
       const file = join(dir, id);
-      writeFileSync(file, data, { flag: "wx", mode: 0o600 });
+      // read-only from the start: a reference names one value for its whole life
+      writeFileSync(file, data, { flag: "wx", mode: 0o400 });
       entries.set(id, { file, byteLength: data.byteLength, lastAccess: now() });
       bytes += data.byteLength;
       return { type: "payloadRef", id, byteLength: data.byteLength };

@@ -3,6 +3,7 @@
  * stdin EOF, SIGINT or SIGTERM, and a hard exit ten seconds after shutdown began even
  * when the client has stopped reading stdout.
  */
+import { Console } from "node:console";
 import { type AppServerOptions, createAppServer, SHUTDOWN_ANSWER_MS } from "./server.ts";
 import { type ByteSink, type ByteSource, StdioServerTransport } from "./stdio-transport.ts";
 
@@ -22,9 +23,46 @@ export interface ServeStdioOptions extends AppServerOptions {
   handleSignals?: boolean;
 }
 
+/** The console methods that write to stdout (and their stderr siblings, for one consistent console). */
+const CONSOLE_METHODS = [
+  "log",
+  "info",
+  "debug",
+  "dir",
+  "dirxml",
+  "table",
+  "trace",
+  "warn",
+  "error",
+  "group",
+  "groupCollapsed",
+  "groupEnd",
+  "count",
+  "countReset",
+  "time",
+  "timeEnd",
+  "timeLog",
+  "assert",
+] as const;
+
+/**
+ * Points the global console at stderr. stdout belongs to the protocol: a `console.log`
+ * anywhere in the process (a dependency, a model SDK, a loaded extension) would
+ * otherwise put a line the client cannot parse between protocol messages.
+ */
+export function keepConsoleOffStdout(): void {
+  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
+  const target = console as unknown as Record<string, unknown>;
+  for (const name of CONSOLE_METHODS) {
+    const method = (toStderr as unknown as Record<string, unknown>)[name];
+    if (typeof method === "function") target[name] = method.bind(toStderr);
+  }
+}
+
 /** Serves one stdio connection until shutdown; resolves when the process is about to exit. */
 export async function serveStdio(options: ServeStdioOptions): Promise<void> {
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  if (options.output === undefined) keepConsoleOffStdout();
   const hardExitMs = options.hardExitMs ?? HARD_EXIT_MS;
   const server = createAppServer({
     ...options,

@@ -131,6 +131,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     connectionClosed(connection) {
       if (!connections.delete(connection.id)) return;
       live.delete(connection);
+      fileSearch.cancelOwner(connection.id);
       threads.connectionClosed(connection.id);
     },
   };

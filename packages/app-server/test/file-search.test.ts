@@ -199,6 +199,18 @@ describe("file/search", () => {
     expect(runs(cwd)).toBe(2);
   });
 
+  test("an fd that writes a lot to stderr (unreadable directories) is not blocked by the pipe", async () => {
+    const dir = tempDir("chatty-fd-");
+    const fd = join(dir, "fd");
+    // 1 MiB of complaints, far more than a pipe holds, before the one path
+    writeFileSync(fd, `#!/bin/sh\nhead -c 1048576 /dev/zero | tr '\\0' 'e' >&2\necho found.ts\n`);
+    chmodSync(fd, 0o755);
+    const cwd = tempDir();
+    const s = service({ fdCandidates: [fd], timeoutMs: 5_000 });
+    const result = await s.search({ cwd, query: "found" });
+    expect(result.files.map((f) => f.path)).toEqual(["found.ts"]);
+  });
+
   test("a failed listing with no output is internal", async () => {
     const fd = fakeFd();
     const cwd = tempDir();
@@ -245,6 +257,56 @@ describe("file/search", () => {
     expect((await second).files.length).toBe(1);
     await until(() => s.stats().activeListings === 0, "the abandoned listing to end");
     expect(s.stats().cachedCwds).toBe(1);
+  });
+
+  test("a search right after its cwd's listing was abandoned starts a fresh listing instead of failing", async () => {
+    const fd = fakeFd();
+    const cwdA = tempDir();
+    const cwdB = tempDir();
+    writeFileSync(join(cwdA, "out"), "a.ts\n");
+    writeFileSync(join(cwdA, "hold"), "");
+    writeFileSync(join(cwdB, "out"), "b.ts\n");
+    const s = service({ fdCandidates: [fd] });
+    const first = s.search({ cwd: cwdA, query: "a", searchId: "x" });
+    // superseded from another cwd: cwdA's listing has no waiter left and is aborted
+    const second = s.search({ cwd: cwdB, query: "b", searchId: "x" });
+    // asked before the killed listing has even exited
+    const third = s.search({ cwd: cwdA, query: "a" });
+    expect(await first).toEqual({ files: [], truncated: false });
+    expect((await second).files.map((f) => f.path)).toEqual(["b.ts"]);
+    rmSync(join(cwdA, "hold"));
+    expect((await third).files.map((f) => f.path)).toEqual(["a.ts"]);
+  });
+
+  test("an owner that went away withdraws its searches: they settle empty, others keep waiting", async () => {
+    const fd = fakeFd();
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "out"), "a.ts\n");
+    writeFileSync(join(cwd, "hold"), "");
+    const s = service({ fdCandidates: [fd] });
+    const gone = s.search({ cwd, query: "a", owner: "c1" });
+    const staying = s.search({ cwd, query: "a", owner: "c2" });
+    s.cancelOwner("c1");
+    // settles although the listing is still held
+    expect(await gone).toEqual({ files: [], truncated: false });
+    rmSync(join(cwd, "hold"));
+    expect((await staying).files.map((f) => f.path)).toEqual(["a.ts"]);
+  });
+
+  test("a listing whose only waiter's owner went away is aborted; the next search lists afresh", async () => {
+    const fd = fakeFd();
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "out"), "a.ts\n");
+    writeFileSync(join(cwd, "hold"), "");
+    const s = service({ fdCandidates: [fd] });
+    const gone = s.search({ cwd, query: "a", owner: "c1" });
+    s.cancelOwner("c1");
+    expect(await gone).toEqual({ files: [], truncated: false });
+    const next = s.search({ cwd, query: "a" });
+    rmSync(join(cwd, "hold"));
+    expect((await next).files.map((f) => f.path)).toEqual(["a.ts"]);
+    // the abandoned listing never ran: only the fresh one did
+    expect(runs(cwd)).toBe(1);
   });
 
   test("shutdown rejects pending searches with shuttingDown, and later ones too", async () => {

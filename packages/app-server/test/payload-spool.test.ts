@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -46,6 +46,18 @@ describe("payload spool", () => {
     expect(bytes.toString("utf8")).toBe(value);
     expect(chunks).toBe(Math.ceil(ref.byteLength / PAYLOAD_CHUNK_BYTES));
     expect(spool.stats()).toEqual({ files: 1, bytes: ref.byteLength });
+  });
+
+  test("references are immutable: the same value every read, in a read-only file; a new put is a new ID", () => {
+    const spool = createPayloadSpool();
+    spools.push(spool);
+    const first = spool.put("value one");
+    const second = spool.put("value one");
+    expect(second.id).not.toBe(first.id);
+    expect(statSync(join(spool.dir, first.id)).mode & 0o777).toBe(0o400);
+    expect(statSync(spool.dir).mode & 0o777).toBe(0o700);
+    expect(readAll(spool, first.id).bytes.toString()).toBe("value one");
+    expect(readAll(spool, first.id).bytes.toString()).toBe("value one");
   });
 
   test("an empty value is one eof chunk", () => {

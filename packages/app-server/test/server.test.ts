@@ -366,6 +366,41 @@ describe("shutdown", () => {
     expect(threads.closeAllCalls).toBe(1);
   });
 
+  test("a result arriving after the nine-second shuttingDown answer never publishes a second response", async () => {
+    const { server, threads } = setup({ shutdownAnswerMs: 50 });
+    const a = await rawPeer(server);
+    await a.handshake();
+    threads.hold.add("model/list");
+    a.send({ id: 1, method: "model/list", params: {} });
+    await server.shutdown();
+    expect(errorCode(await a.response(1))).toBe("shuttingDown");
+    threads.releaseHeld();
+    // a later round trip: the late result had its chance to go out before this answer
+    a.send({ id: 2, method: "model/list", params: {} });
+    expect(errorCode(await a.response(2))).toBe("shuttingDown");
+    expect(a.received.filter((m) => (m as { id?: unknown }).id === 1).length).toBe(1);
+  });
+
+  test("duplicate and immediate errors under an in-flight id leave the accepted request's answer alone", async () => {
+    const { server, threads } = setup();
+    const a = await rawPeer(server);
+    await a.handshake();
+    threads.hold.add("model/list");
+    a.send({ id: 7, method: "model/list", params: {} });
+    a.send({ id: 7, method: "no/such", params: {} });
+    a.send({ id: 7, method: "thread/read", params: { threadId: 5 } });
+    a.send({ id: 8, method: "server/diagnostics", params: {} });
+    await a.response(8);
+    const early = a.received.filter((m) => (m as { id?: unknown }).id === 7);
+    expect(early.map((m) => errorCode(m as unknown as Record<string, unknown>))).toEqual([
+      "invalidRequest",
+      "invalidRequest",
+    ]);
+    threads.releaseHeld();
+    const answer = await a.next((m) => m.id === 7 && "result" in m);
+    expect(answer.result).toEqual({ models: [] });
+  });
+
   test("accepted requests that finish during shutdown get their real answers", async () => {
     const { server } = setup({ shutdownAnswerMs: 5_000 });
     const a = await rawPeer(server);

@@ -57,6 +57,38 @@ describe("stdio transport", () => {
     await transport.close();
   });
 
+  test("a result that cannot be serialized is still answered, as internal; the connection lives on", async () => {
+    class BigIntManager extends FakeThreadManager {
+      override listModels() {
+        return Promise.resolve({ models: [{ size: 1n }] } as never);
+      }
+    }
+    const server = createAppServer({ threads: new BigIntManager(), idleCollect: false });
+    servers.push(server);
+    const input = new PassThrough();
+    const sink = new ControlledSink();
+    const answered = Promise.withResolvers<void>();
+    const write = sink.write.bind(sink);
+    sink.write = (chunk, callback) => {
+      const result = write(chunk, callback);
+      if (sink.messages().some((m) => m.id === 2) && sink.messages().some((m) => m.id === 3)) {
+        answered.resolve();
+      }
+      return result;
+    };
+    await server.connect(new StdioServerTransport({ input, output: sink }));
+    input.write(
+      '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
+    );
+    input.write(
+      '{"id":2,"method":"model/list","params":{}}\n{"id":3,"method":"server/diagnostics","params":{}}\n',
+    );
+    await answered.promise;
+    const answer = sink.messages().find((m) => m.id === 2)!;
+    expect((answer.error as { code: string }).code).toBe("internal");
+    expect("result" in answer).toBe(false);
+  });
+
   test("splits on \\n only: U+2028 and U+2029 inside strings survive", async () => {
     const input = new PassThrough();
     const transport = new StdioServerTransport({ input, output: new ControlledSink() });

@@ -4,7 +4,14 @@
  * model is the testkit's loopback mock, reached over real HTTP from either.
  */
 import { join } from "node:path";
-import { AppServerClient, type InitializeParams, StreamTransport } from "@knightcode/app-server-protocol";
+import {
+  AppServerClient,
+  classifyMessage,
+  type InitializeParams,
+  type Message,
+  StreamTransport,
+  type Transport,
+} from "@knightcode/app-server-protocol";
 import {
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
@@ -40,6 +47,78 @@ export interface E2EServer extends AsyncDisposable {
   writeRaw?(bytes: string | Uint8Array): void;
   /** Shuts the server down the way its host does; resolves with the child's exit code (stdio). */
   shutdown(): Promise<number | undefined>;
+  /** Sends any message, well-formed or not, on the first client's connection (bypassing the client). */
+  sendRaw(message: unknown): void;
+  /** Every message the server sent to the first client so far, in order. */
+  received(): readonly Message[];
+  /** Resolves with the first message (past or future) the server sent that matches. */
+  nextMessage(match: (message: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Message>;
+}
+
+/** Collects what a server sends, with waiters for messages still to come. */
+function messageLog() {
+  const messages: Message[] = [];
+  const waiters: { match: (m: Record<string, unknown>) => boolean; resolve: (m: Message) => void }[] = [];
+  return {
+    messages,
+    push(message: Message): void {
+      messages.push(message);
+      for (const waiter of [...waiters]) {
+        if (!waiter.match(message as unknown as Record<string, unknown>)) continue;
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    },
+    next(match: (m: Record<string, unknown>) => boolean, timeoutMs = 20_000): Promise<Message> {
+      const seen = messages.find((m) => match(m as unknown as Record<string, unknown>));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error("timed out waiting for a server message")),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
+      });
+    },
+  };
+}
+
+/**
+ * Reads a child's stdout as the protocol's lines. Anything on stdout that is not a whole
+ * protocol message (a stray log line, a partial line at exit) is kept in `foreign`.
+ */
+function readStdout(stream: ReadableStream<Uint8Array>, log: ReturnType<typeof messageLog>) {
+  const foreign: string[] = [];
+  const done = (async () => {
+    const decoder = new TextDecoder();
+    let rest = "";
+    const line = (text: string): void => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        foreign.push(text);
+        return;
+      }
+      if (classifyMessage(parsed) === null) foreign.push(text);
+      else log.push(parsed as Message);
+    };
+    for await (const chunk of stream) {
+      rest += decoder.decode(chunk, { stream: true });
+      const lines = rest.split("\n");
+      rest = lines.pop() ?? "";
+      for (const text of lines) line(text);
+    }
+    rest += decoder.decode();
+    if (rest !== "") foreign.push(rest);
+  })();
+  return { foreign, done };
 }
 
 /** Options for a target's start. */
@@ -48,6 +127,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Extra `knightcode app-server` arguments (stdio). */
   args?: string[];
+  /** The server process's working directory (stdio; the project dir by default). */
+  cwd?: string;
   /** Leave the handshake to the test. */
   skipInitialize?: boolean;
 }
@@ -73,7 +154,7 @@ const stdio: Target = {
   async start(options = {}) {
     const { agent, mock } = await environment();
     const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server", ...(options.args ?? [])], {
-      cwd: agent.cwd,
+      cwd: options.cwd ?? agent.cwd,
       env: { ...process.env, ...agent.env, ...options.env },
       stdin: "pipe",
       stdout: "pipe",
@@ -84,9 +165,11 @@ const stdio: Target = {
       const decoder = new TextDecoder();
       for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
     })();
-    const client = new AppServerClient(
-      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
-    );
+    // one branch for the client, one to prove that stdout carries protocol messages only
+    const [forClient, forCheck] = child.stdout.tee();
+    const log = messageLog();
+    const stdout = readStdout(forCheck, log);
+    const client = new AppServerClient(new StreamTransport({ readable: forClient, writable: child.stdin }));
     await client.connect();
     if (options.skipInitialize !== true) await client.initialize(initParams(options.init));
     let exited: Promise<number> | undefined;
@@ -97,7 +180,10 @@ const stdio: Target = {
         } catch {
           // already closed by the test
         }
-        return child.exited;
+        const code = await child.exited;
+        // everything the process wrote is in `received()` once this resolves
+        await stdout.done;
+        return code;
       })();
       return exited;
     };
@@ -114,13 +200,26 @@ const stdio: Target = {
         child.stdin.write(bytes);
         child.stdin.flush();
       },
+      sendRaw(message) {
+        child.stdin.write(`${JSON.stringify(message)}\n`);
+        child.stdin.flush();
+      },
+      received: () => log.messages,
+      nextMessage: (match, timeoutMs) => log.next(match, timeoutMs),
       shutdown,
       async [Symbol.asyncDispose]() {
         const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
         await shutdown();
         clearTimeout(timer);
+        await stdout.done;
         await mock.close();
         await agent.remove();
+        // stdout is the protocol's: every test on this target also proves nothing else went there
+        if (stdout.foreign.length > 0) {
+          throw new Error(
+            `stdout carried non-protocol output: ${JSON.stringify(stdout.foreign.slice(0, 3))}`,
+          );
+        }
       },
     };
   },
@@ -147,6 +246,14 @@ const inProcess: Target = {
         : { optOutNotifications: options.init.capabilities.optOutNotifications }),
     });
     const server: AppServer = first.server;
+    // the client's side of the in-memory pair: watch everything the server sends, and send raw
+    const transport = (first.client as unknown as { transport: Transport }).transport;
+    const log = messageLog();
+    const deliver = transport.onmessage;
+    transport.onmessage = (message) => {
+      log.push(message);
+      deliver?.(message);
+    };
     let closed: Promise<undefined> | undefined;
     const shutdown = () => {
       closed ??= first.close().then(() => undefined);
@@ -158,6 +265,11 @@ const inProcess: Target = {
       agent,
       mock,
       stderr: () => "",
+      sendRaw(message) {
+        void transport.send(message as Message).catch(() => {});
+      },
+      received: () => log.messages,
+      nextMessage: (match, timeoutMs) => log.next(match, timeoutMs),
       async connect(init) {
         const extra = await createInProcessClient({
           threads: host.threads,

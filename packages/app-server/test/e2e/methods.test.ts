@@ -165,6 +165,29 @@ for (const target of TARGETS) {
     );
 
     test(
+      "file/search passes a cwd with spaces and quotes and a query full of shell syntax to fd as plain data",
+      async () => {
+        await using server = await target.start();
+        const cwd = join(server.agent.root, `it's "a" $(touch pwned-cwd) dir; echo x`);
+        mkdirSync(cwd);
+        writeFileSync(join(cwd, "a;b $(c) `d` | e.ts"), "");
+        writeFileSync(join(cwd, "plain.ts"), "");
+        const queries = ["$(touch pwned)", "`touch pwned`; rm -rf ~", "| cat > pwned &", "a;b $(c)"];
+        const results = [];
+        for (const query of queries) results.push(await server.client.request("file/search", { cwd, query }));
+        expect(results[3]!.files[0]!.path).toBe("a;b $(c) `d` | e.ts");
+        // whitespace in a query is ignored; every other character is matched in order
+        const best = results[3]!.files[0]!;
+        expect(best.indices.map((i) => best.path[i]).join("")).toBe("a;b$(c)");
+        expect(results[3]!.files[0]!.score).toBeGreaterThan(0);
+        const names = [...new Bun.Glob("**/pwned*").scanSync({ cwd: server.agent.root, dot: true })];
+        expect(names).toEqual([]);
+        expect([...new Bun.Glob("*").scanSync({ cwd })].sort()).toEqual(["a;b $(c) `d` | e.ts", "plain.ts"]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "file/search without fd is toolMissing",
       async () => {
         await using server = await target.start({
@@ -190,6 +213,35 @@ for (const target of TARGETS) {
       },
       E2E_TIMEOUT,
     );
+
+    if (target.name === "in-process") {
+      test(
+        "file/search: a search from another connection with the same searchId supersedes the first",
+        async () => {
+          await using server = await target.start({ env: { KNIGHTCODE_FD_PATH: holdingFd() } });
+          const other = await server.connect!();
+          const cwd = server.agent.cwd;
+          const first = server.client.request("file/search", { cwd, query: "held", searchId: "composer" });
+          const second = other.request("file/search", { cwd, query: "held", searchId: "composer" });
+          expect(await first).toEqual({ files: [], truncated: false });
+          writeFileSync(join(cwd, "release"), "");
+          expect((await second).files.map((f) => f.path)).toEqual(["held.ts"]);
+        },
+        E2E_TIMEOUT,
+      );
+
+      test(
+        "server/diagnostics observes the shared server: a thread loaded by one connection counts on another",
+        async () => {
+          await using server = await target.start();
+          const other = await server.connect!();
+          expect((await other.request("server/diagnostics", {})).loadedThreads).toBe(0);
+          await server.client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+          expect((await other.request("server/diagnostics", {})).loadedThreads).toBe(1);
+        },
+        E2E_TIMEOUT,
+      );
+    }
 
     test(
       "command/list for a cwd and for a thread",
@@ -271,6 +323,30 @@ test(
     expect(thread.path?.startsWith(`${dir}/`)).toBe(true);
     const files = [...new Bun.Glob("*.jsonl").scanSync({ cwd: dir })];
     expect(files.length).toBe(1);
+  },
+  E2E_TIMEOUT,
+);
+
+test(
+  "[stdio] -e is repeatable: each path resolves against the process cwd and reaches every thread's warnings",
+  async () => {
+    const stdio = TARGETS.find((t) => t.name === "stdio")!;
+    const project = mkdtempSync(join(tmpdir(), "e2e-ext-"));
+    writeFileSync(join(project, "one.ts"), "export default function () {}\n");
+    await using server = await stdio.start({
+      args: ["-e", "one.ts", "--extension", "sub/missing.ts"],
+      cwd: project,
+    });
+    const { warnings } = await server.client.request("thread/start", {
+      cwd: server.agent.cwd,
+      model: MOCK_MODEL,
+    });
+    const extension = warnings.filter((w) => w.source === "extension");
+    expect(extension.map((w) => w.path)).toEqual([
+      join(project, "one.ts"),
+      join(project, "sub", "missing.ts"),
+    ]);
+    expect(extension[1]!.message).toContain("not found");
   },
   E2E_TIMEOUT,
 );

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { E2E_TIMEOUT, MOCK_MODEL, TARGETS } from "./harness.ts";
+import { holdingFd } from "./holding-fd.ts";
 
 for (const target of TARGETS) {
   describe(`[${target.name}] shutdown`, () => {
@@ -66,3 +67,34 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     E2E_TIMEOUT,
   );
 }
+
+test(
+  "[stdio] after SIGTERM no new input is read: a later request is never answered, the accepted ones are",
+  async () => {
+    const stdio = TARGETS.find((t) => t.name === "stdio")!;
+    await using server = await stdio.start({ env: { KNIGHTCODE_FD_PATH: holdingFd() } });
+    const owner = { pid: process.pid, host: hostname(), startedAt: Date.now(), token: "held-by-test" };
+    writeFileSync(join(server.agent.agentDir, "settings.json.lock"), JSON.stringify(owner));
+    // keeps the server in shutdown until the nine-second answer
+    const hung = server.client.request("config/write", { scope: "global", key: "theme", value: "dark" });
+    const hungOutcome = hung.then(
+      () => "answered",
+      (error: { code?: string }) => error.code ?? String(error),
+    );
+    const search = server.client.request("file/search", { cwd: server.agent.cwd, query: "held" });
+    const searchOutcome = search.then(
+      () => "answered",
+      (error: { code?: string }) => error.code ?? String(error),
+    );
+    await server.client.request("server/diagnostics", {});
+    server.kill!("SIGTERM");
+    // shutdown stops reading, then answers searches: once this arrives, input is closed
+    expect(await searchOutcome).toBe("shuttingDown");
+    server.sendRaw({ id: "after-sigterm", method: "server/diagnostics", params: {} });
+    expect(await hungOutcome).toBe("shuttingDown");
+    expect(await server.shutdown()).toBe(0);
+    expect(server.received().some((m) => (m as { id?: unknown }).id === "after-sigterm")).toBe(false);
+    expect(server.stderr()).not.toContain("hard exit");
+  },
+  E2E_TIMEOUT,
+);

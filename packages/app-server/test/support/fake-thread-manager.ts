@@ -39,8 +39,28 @@ export class FakeThreadManager implements ThreadManagerApi {
     this.emit({ audience: "connections", connectionIds: entry?.subscribers ?? [], notification });
   }
 
+  /** Methods whose calls wait until {@link releaseHeld} (late results). */
+  readonly hold = new Set<string>();
+  private readonly held: (() => void)[] = [];
+
+  /** Lets every held call finish with its normal result. */
+  releaseHeld(): void {
+    for (const release of this.held.splice(0)) release();
+  }
+
   private maybeHang<T>(method: string, value: () => T): Promise<T> {
     if (this.hang.has(method)) return new Promise<T>(() => {});
+    if (this.hold.has(method)) {
+      return new Promise<T>((resolve, reject) => {
+        this.held.push(() => {
+          try {
+            resolve(value());
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+    }
     try {
       return Promise.resolve(value());
     } catch (error) {
