@@ -29,6 +29,15 @@ export interface FileSearchOptions {
   maxBytes?: number;
   timeoutMs?: number;
   now?: () => number;
+  /** Called after the running or queued listings change, with the new stats (for tests). */
+  onListingStateChange?: (stats: FileSearchStats) => void;
+}
+
+/** What {@link FileSearch.stats} reports. */
+export interface FileSearchStats {
+  cachedCwds: number;
+  activeListings: number;
+  queuedListings: number;
 }
 
 /** One request's parameters (already validated). */
@@ -92,7 +101,7 @@ export interface FileSearch {
    */
   cancelOwner(owner: string): void;
   /** Cached cwds and running listings, for tests and diagnostics. */
-  stats(): { cachedCwds: number; activeListings: number; queuedListings: number };
+  stats(): FileSearchStats;
 }
 
 /** Drains a stream to its end, keeping only the first `maxBytes` as text. */
@@ -164,17 +173,31 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
     while (cache.size > maxCached) cache.delete(cache.keys().next().value as string);
   }
 
+  const stats = (): FileSearchStats => ({
+    cachedCwds: cache.size,
+    activeListings: active,
+    queuedListings: slotWaiters.length,
+  });
+
+  function listingStateChanged(): void {
+    options.onListingStateChange?.(stats());
+  }
+
   async function acquireSlot(signal: AbortSignal): Promise<void> {
     while (active >= maxActive) {
-      await new Promise<void>((resolve) => slotWaiters.push(resolve));
+      const woken = new Promise<void>((resolve) => slotWaiters.push(resolve));
+      listingStateChanged();
+      await woken;
       if (signal.aborted) throw new FileSearchError("internal", "listing aborted");
     }
     active++;
+    listingStateChanged();
   }
 
   function releaseSlot(): void {
     active--;
     slotWaiters.shift()?.();
+    listingStateChanged();
   }
 
   async function runFd(fd: string, cwd: string, signal: AbortSignal): Promise<Listing> {
@@ -369,10 +392,11 @@ export function createFileSearch(options: FileSearchOptions = {}): FileSearch {
       }
       for (const flight of flights.values()) flight.abort();
       for (const wake of slotWaiters.splice(0)) wake();
+      listingStateChanged();
     },
     cancelOwner(owner) {
       for (const pending of [...allPending]) if (pending.owner === owner) pending.settle(EMPTY);
     },
-    stats: () => ({ cachedCwds: cache.size, activeListings: active, queuedListings: slotWaiters.length }),
+    stats,
   };
 }

@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileSearch, type FileSearch, FileSearchError } from "../src/file-search.ts";
+import { Changes } from "./support/wait-for.ts";
 
 const dirs: string[] = [];
 const services: FileSearch[] = [];
@@ -56,11 +66,24 @@ function service(options: Parameters<typeof createFileSearch>[0] = {}): FileSear
   return s;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
+/** A service whose `slots` are notified whenever its running or queued listings change. */
+function observedService(options: Parameters<typeof createFileSearch>[0] = {}): {
+  s: FileSearch;
+  slots: Changes;
+} {
+  const slots = new Changes();
+  const s = service({ ...options, onListingStateChange: () => slots.notify() });
+  return { s, slots };
+}
+
+/** Resolves once `check()` holds, re-checking whenever an entry of `dir` changes (the fake fd's `runs`). */
+async function untilIn(dir: string, check: () => boolean, what: string): Promise<void> {
+  const changes = new Changes();
+  const watcher = watch(dir, () => changes.notify());
+  try {
+    await changes.until(check, what);
+  } finally {
+    watcher.close();
   }
 }
 
@@ -135,7 +158,7 @@ describe("file/search", () => {
 
   test("at most two listings run at once; the third waits for a slot", async () => {
     const fd = fakeFd();
-    const s = service({ fdCandidates: [fd] });
+    const { s, slots } = observedService({ fdCandidates: [fd] });
     const cwds = Array.from({ length: 3 }, () => {
       const cwd = tempDir();
       writeFileSync(join(cwd, "out"), "a.ts\n");
@@ -143,7 +166,7 @@ describe("file/search", () => {
       return cwd;
     });
     const searches = cwds.map((cwd) => s.search({ cwd, query: "a" }));
-    await until(
+    await slots.until(
       () => s.stats().activeListings === 2 && s.stats().queuedListings === 1,
       "two active listings",
     );
@@ -249,13 +272,13 @@ describe("file/search", () => {
     const cwdB = tempDir();
     writeFileSync(join(cwdA, "hold"), "");
     writeFileSync(join(cwdB, "out"), "b.ts\n");
-    const s = service({ fdCandidates: [fd] });
+    const { s, slots } = observedService({ fdCandidates: [fd] });
     const first = s.search({ cwd: cwdA, query: "a", searchId: "x" });
-    await until(() => runs(cwdA) === 1, "the first listing to start");
+    await untilIn(cwdA, () => runs(cwdA) === 1, "the first listing to start");
     const second = s.search({ cwd: cwdB, query: "b", searchId: "x" });
     expect(await first).toEqual({ files: [], truncated: false });
     expect((await second).files.length).toBe(1);
-    await until(() => s.stats().activeListings === 0, "the abandoned listing to end");
+    await slots.until(() => s.stats().activeListings === 0, "the abandoned listing to end");
     expect(s.stats().cachedCwds).toBe(1);
   });
 

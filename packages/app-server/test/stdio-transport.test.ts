@@ -3,17 +3,23 @@ import { PassThrough } from "node:stream";
 import { type AppServer, createAppServer } from "../src/server.ts";
 import { LineError, OutputOverflowError, StdioServerTransport } from "../src/stdio-transport.ts";
 import { FakeThreadManager } from "./support/fake-thread-manager.ts";
+import { Changes, withTimeout } from "./support/wait-for.ts";
 
-/** Output sink that records lines and flushes only when told (a client that may stop reading). */
+/**
+ * Output sink that records lines and flushes only when told (a client that may stop reading);
+ * `changes` is notified on every write and at the end.
+ */
 class ControlledSink {
   lines: string[] = [];
   private held: (() => void)[] = [];
   ended = false;
+  readonly changes = new Changes();
   constructor(public autoFlush = true) {}
   write(chunk: string, callback: () => void): boolean {
     this.lines.push(...chunk.split("\n").filter((l) => l.length > 0));
     if (this.autoFlush) callback();
     else this.held.push(callback);
+    this.changes.notify();
     return true;
   }
   flush(): void {
@@ -21,17 +27,14 @@ class ControlledSink {
   }
   end(): void {
     this.ended = true;
+    this.changes.notify();
+  }
+  /** Resolves once `check()` holds after some write (or at once); rejects on timeout. */
+  until(check: () => boolean, what: string): Promise<void> {
+    return this.changes.until(check, what);
   }
   messages(): Record<string, unknown>[] {
     return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  }
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(1);
   }
 }
 
@@ -49,7 +52,7 @@ describe("stdio transport", () => {
     await expect(bad).rejects.toThrow();
     await transport.send({ method: "ok", params: { text: "héllo" } });
     await transport.send({ method: "ok2" });
-    await until(() => sink.lines.length === 2, "the batched lines");
+    await sink.until(() => sink.lines.length === 2, "the batched lines");
     const expected = Buffer.byteLength('{"method":"ok","params":{"text":"héllo"}}\n{"method":"ok2"}\n');
     expect(transport.unflushedBytes).toBe(expected);
     sink.flush();
@@ -67,15 +70,6 @@ describe("stdio transport", () => {
     servers.push(server);
     const input = new PassThrough();
     const sink = new ControlledSink();
-    const answered = Promise.withResolvers<void>();
-    const write = sink.write.bind(sink);
-    sink.write = (chunk, callback) => {
-      const result = write(chunk, callback);
-      if (sink.messages().some((m) => m.id === 2) && sink.messages().some((m) => m.id === 3)) {
-        answered.resolve();
-      }
-      return result;
-    };
     await server.connect(new StdioServerTransport({ input, output: sink }));
     input.write(
       '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
@@ -83,7 +77,10 @@ describe("stdio transport", () => {
     input.write(
       '{"id":2,"method":"model/list","params":{}}\n{"id":3,"method":"server/diagnostics","params":{}}\n',
     );
-    await answered.promise;
+    await sink.until(
+      () => sink.messages().some((m) => m.id === 2) && sink.messages().some((m) => m.id === 3),
+      "the answers to 2 and 3",
+    );
     const answer = sink.messages().find((m) => m.id === 2)!;
     expect((answer.error as { code: string }).code).toBe("internal");
     expect("result" in answer).toBe(false);
@@ -93,10 +90,14 @@ describe("stdio transport", () => {
     const input = new PassThrough();
     const transport = new StdioServerTransport({ input, output: new ControlledSink() });
     const got: unknown[] = [];
-    transport.onmessage = (m) => got.push(m);
+    const received = new Changes();
+    transport.onmessage = (m) => {
+      got.push(m);
+      received.notify();
+    };
     await transport.start();
     input.write('{"method":"a","params":{"s":"x\u2028y\u2029z"}}\r\n{"method":"b"}\n');
-    await until(() => got.length === 2, "two messages");
+    await received.until(() => got.length === 2, "two messages");
     expect(got[0]).toEqual({ method: "a", params: { s: "x\u2028y\u2029z" } });
   });
 
@@ -111,7 +112,7 @@ describe("stdio transport", () => {
     input.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
     input.write(`{"id":2,"method":"model/list","params":{"pad":"${"x".repeat(5000)}"}}\n`);
     input.write('{"method":"initialized"}\n{"id":3,"method":"model/list","params":{}}\n');
-    await until(() => output.messages().some((m) => m.id === 3), "the answer after the long line");
+    await output.until(() => output.messages().some((m) => m.id === 3), "the answer after the long line");
     const messages = output.messages();
     const error = messages.find((m) => m.method === "error")!;
     expect((error.params as { code: string }).code).toBe("lineTooLong");
@@ -124,12 +125,16 @@ describe("stdio transport", () => {
     const input = new PassThrough();
     const transport = new StdioServerTransport({ input, output: new ControlledSink() });
     const errors: Error[] = [];
-    transport.onerror = (e) => errors.push(e);
+    const reported = new Changes();
+    transport.onerror = (e) => {
+      errors.push(e);
+      reported.notify();
+    };
     await transport.start();
     const chunk = "x".repeat(1024 * 1024);
     for (let i = 0; i < 65; i++) input.write(chunk);
     input.write("\n");
-    await until(() => errors.length === 1, "the oversize report");
+    await reported.until(() => errors.length === 1, "the oversize report");
     expect(errors[0]).toBeInstanceOf(LineError);
     expect((errors[0] as LineError).limitBytes).toBe(64 * 1024 * 1024);
     expect((errors[0] as LineError).bytes).toBe(65 * 1024 * 1024);
@@ -142,7 +147,7 @@ describe("stdio transport", () => {
     servers.push(server);
     await server.connect(new StdioServerTransport({ input, output }));
     input.write("{not json\n");
-    await until(() => output.lines.length === 1, "the parse error");
+    await output.until(() => output.lines.length === 1, "the parse error");
     expect(output.messages()[0]).toMatchObject({ id: null, error: { code: "parseError" } });
   });
 
@@ -164,12 +169,19 @@ describe("stdio transport", () => {
       errors.push(e);
       onerror(e);
     };
+    // the server drops the connection from its own close callback; watch that callback
+    const stuckClosed = new Changes();
+    const onclose = stuckTransport.onclose!;
+    stuckTransport.onclose = () => {
+      onclose();
+      stuckClosed.notify();
+    };
     stuckInput.write(
       '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
     );
     for (let i = 0; i < 1000; i++)
       stuckInput.write(`{"id":${i + 10},"method":"server/diagnostics","params":{}}\n`);
-    await until(() => server.connections.size === 0, "the abort");
+    await stuckClosed.until(() => server.connections.size === 0, "the abort");
     expect(errors.some((e) => e instanceof OutputOverflowError)).toBe(true);
     expect(stuck.ended).toBe(true);
     expect(threads.closedConnections.length).toBe(1);
@@ -182,29 +194,25 @@ describe("stdio transport", () => {
       '{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n{"method":"initialized"}\n',
     );
     input.write('{"id":2,"method":"model/list","params":{}}\n');
-    await until(() => output.messages().some((m) => m.id === 2), "the healthy connection's answer");
+    await output.until(() => output.messages().some((m) => m.id === 2), "the healthy connection's answer");
   });
 
   test("end of input calls onInputEnded when set, else closes", async () => {
     const input = new PassThrough();
     const transport = new StdioServerTransport({ input, output: new ControlledSink() });
-    let ended = false;
-    transport.onInputEnded = () => {
-      ended = true;
-    };
+    const ended = Promise.withResolvers<void>();
+    transport.onInputEnded = () => ended.resolve();
     await transport.start();
     input.end();
-    await until(() => ended, "input end");
+    await withTimeout(ended.promise, "input end");
 
     const input2 = new PassThrough();
     const t2 = new StdioServerTransport({ input: input2, output: new ControlledSink() });
-    let closed = false;
-    t2.onclose = () => {
-      closed = true;
-    };
+    const closed = Promise.withResolvers<void>();
+    t2.onclose = () => closed.resolve();
     await t2.start();
     input2.end();
-    await until(() => closed, "close");
+    await withTimeout(closed.promise, "close");
   });
 
   test("drained resolves once the peer has read everything", async () => {
