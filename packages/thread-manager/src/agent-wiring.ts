@@ -154,7 +154,12 @@ export function createTurnAgent(
       runtime.publishQueue();
     } else if (event.type === "turn_end") {
       const hook = hooks.turnEnd;
-      if (hook) void callHook(() => hook({ turnId: running.live.id, ...event }), undefined, warn);
+      if (hook) {
+        // Dispatched without blocking the agent, but it holds the turn's admission until it finishes.
+        const pending = callHook(() => hook({ turnId: running.live.id, ...event }), undefined, warn);
+        running.deferredHooks.add(pending);
+        void pending.finally(() => running.deferredHooks.delete(pending));
+      }
     }
   });
   return agent;

@@ -6,21 +6,38 @@
  */
 import type { AssistantMessage, StreamFunction } from "@knightcode/ai";
 import {
-  branchContextTokens,
   type CompactionCheckPoint,
   type CompactionSessionPort,
   type CompactionSettings,
   checkThreshold,
+  estimateContextTokens,
   omissionEdit,
   type CompactionHooks as PackageHooks,
+  projectedContext,
+  projectPath,
   runCompaction,
   selectRecovery,
 } from "@knightcode/compaction";
 import { resolveCompactionSettings } from "@knightcode/config";
-import type { CompactionEntry } from "@knightcode/session-store";
+import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
 import { callHook } from "./extension-hooks.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import type { CompactionHooks } from "./turn-runner.ts";
+
+/**
+ * The current context size for usage reports, or undefined when it is unknown: after a
+ * compaction and before a reply reports usage again, the model has never counted the
+ * summarized context, so no estimate stands in for it. Otherwise the compaction package's
+ * figure (`branchContextTokens`: the last successful usage plus an estimate of what
+ * follows it, which is what a branch without compaction always had).
+ */
+export function currentContextTokens(branch: readonly SessionEntry[]): number | undefined {
+  const view = projectPath(branch);
+  const { messages, afterCompaction } = projectedContext(view);
+  const estimate = estimateContextTokens(messages, afterCompaction);
+  if (view.latestCompactionIndex >= 0 && estimate.lastUsageIndex === undefined) return undefined;
+  return estimate.tokens;
+}
 
 /** A port that writes through the runtime (ownership checks) and shows the entry in the running turn. */
 function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
@@ -48,7 +65,7 @@ function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
           params: {
             threadId: runtime.id,
             turnId: running.live.id,
-            usage: runtime.usage(branchContextTokens(runtime.session.branch())),
+            usage: runtime.usage(currentContextTokens(runtime.session.branch())),
           },
         });
       }
@@ -145,7 +162,7 @@ export function createCompactionWiring(
       const outcome = await compact(runtime, "overflow", true, signal);
       return outcome?.status === "compacted";
     },
-    contextTokens: (runtime) => branchContextTokens(runtime.session.branch()),
+    contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
     manual: async (runtime, customInstructions, signal) => {
       const outcome = await compact(runtime, "manual", false, signal, customInstructions);
       if (!outcome) return { status: "failed", errorMessage: "No model is selected to write the summary" };
@@ -160,5 +177,5 @@ export const noCompaction: CompactionHooks = {
   maybeCompact: async () => {},
   afterToolBatch: async () => false,
   recover: async (_runtime: ThreadRuntime, _last: AssistantMessage) => false,
-  contextTokens: (runtime) => branchContextTokens(runtime.session.branch()),
+  contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
 };

@@ -201,6 +201,10 @@ class TurnBuilder {
   }
 
   private addAssistant(entryId: string, message: AssistantMessage, entryTimestamp: string): void {
+    // A call still unanswered when the model replies again never gets its result (a
+    // `message_end` hook dropped it, or its message failed): it reads `failed` now, not
+    // only once the turn has ended.
+    for (const item of this.calls.values()) if (item.status === "inProgress") item.status = "failed";
     this.lastAssistant = message;
     const completedAt = assistantCompletedAt(message, entryTimestamp);
     const times = { startedAt: message.timestamp, ...(completedAt !== undefined ? { completedAt } : {}) };

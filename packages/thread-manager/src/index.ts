@@ -10,7 +10,7 @@ export type {
 } from "./api.ts";
 export { type Clock, type ClockTimer, ManualClock, systemClock } from "./clock.ts";
 export { BUILTIN_COMMANDS, TERMINAL_ONLY_COMMANDS } from "./commands.ts";
-export { createCompactionWiring, noCompaction } from "./compaction-wiring.ts";
+export { createCompactionWiring, currentContextTokens, noCompaction } from "./compaction-wiring.ts";
 export {
   callHook,
   type ExtensionContext,

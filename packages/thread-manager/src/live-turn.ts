@@ -172,6 +172,16 @@ export class LiveTurn {
       this.send({ method: "item/completed", params: { ...this.base(), item: this.decorate(item) } });
     }
     if (isAssistant) this.provisional.clear();
+    // Calls the projection now reads as final without a result of their own (a dropped
+    // result, a failed message, the turn's end) complete as the projection reads them.
+    for (const id of this.startedCalls) {
+      const item = byId.get(id);
+      if (item?.type !== "toolCall" || item.status === "inProgress") continue;
+      this.startedCalls.delete(id);
+      if (this.completed.has(id)) continue;
+      this.completed.set(id, item);
+      this.send({ method: "item/completed", params: { ...this.base(), item: this.decorate(item) } });
+    }
   }
 
   /**

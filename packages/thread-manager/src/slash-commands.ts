@@ -82,6 +82,7 @@ export async function runSlashCommand(
 async function compactCommand(req: CommandRequest, env: TurnEnvironment): Promise<TurnStartResult> {
   const { runtime } = req;
   const model = await req.requireModel();
+  runtime.assertOpen();
   runtime.subscribe(req.caller.connectionId);
   runtime.noteInitiator(req.caller.connectionId);
   runtime.admit("turn");

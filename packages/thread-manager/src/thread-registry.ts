@@ -58,7 +58,22 @@ export class ThreadRegistry {
       resolveModel: (ref) => options.resolveModel(ref),
       maybeIdle: (runtime) => this.maybeIdle(runtime),
       ownershipLost: (runtime, error) => this.ownershipLost(runtime, error),
+      closedError: (runtime) => this.closedError(runtime.id),
     };
+  }
+
+  /**
+   * Why an unloaded runtime refuses work: its thread is being (or was) deleted, the server
+   * is shutting down, or ownership was lost. Undefined for a plain unload (idle, archive).
+   */
+  closedError(threadId: string): AppServerError | undefined {
+    if (this.deleting.has(threadId) || !this.options.locator.find(threadId)) {
+      return new AppServerError("threadNotFound", `Thread ${threadId} not found`);
+    }
+    const lost = this.systemErrors.get(threadId);
+    if (lost !== undefined) return new AppServerError("threadLockedElsewhere", lost);
+    if (this.closing) return new AppServerError("shuttingDown", "The server is shutting down");
+    return undefined;
   }
 
   refuseWhileClosing(): void {

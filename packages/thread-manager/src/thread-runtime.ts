@@ -66,6 +66,11 @@ export interface RunningTurn {
   abortAgent?: () => void;
   /** Set once the run ended; steers now fail instead of landing in a later turn. */
   settling: boolean;
+  /**
+   * Hooks dispatched without blocking the agent (`turn_end`) and still running. They keep
+   * the turn's admission: settlement waits for them before `agent_end` and the release.
+   */
+  deferredHooks: Set<Promise<void>>;
   /** Resolves when the turn has settled. */
   done: Promise<void>;
 }
@@ -80,6 +85,18 @@ export interface RuntimeHost {
   maybeIdle(runtime: ThreadRuntime): void;
   /** The session's lock was lost: close the thread. */
   ownershipLost(runtime: ThreadRuntime, error: Error): void;
+  /**
+   * Why a closed runtime refuses work: deleted (`threadNotFound`), shutting down, ownership
+   * lost. Undefined when it was merely unloaded (idle, archived): the thread may be loaded again.
+   */
+  closedError?(runtime: ThreadRuntime): AppServerError | undefined;
+}
+
+/** Work reached a runtime unloaded since the thread was looked up; a fresh lookup loads it again. */
+export class StaleRuntimeError extends AppServerError {
+  constructor(threadId: string) {
+    super("internal", `Thread ${threadId} was unloaded while the request waited`);
+  }
 }
 
 /** The branch-persisted settings of a thread. */
@@ -166,8 +183,18 @@ export class ThreadRuntime {
     return this.admittedFor !== undefined;
   }
 
-  /** Takes admission or refuses with `turnInProgress`. */
+  /**
+   * Refuses work on a runtime closed since it was looked up: a request that awaited
+   * (images, the model) may find its thread deleted, shut down, lost or unloaded.
+   */
+  assertOpen(): void {
+    if (!this.closed) return;
+    throw this.host.closedError?.(this) ?? new StaleRuntimeError(this.id);
+  }
+
+  /** Takes admission or refuses with `turnInProgress` (a closed runtime: see `assertOpen`). */
   admit(reason: string): void {
+    this.assertOpen();
     if (this.admittedFor !== undefined) {
       throw new AppServerError("turnInProgress", `Thread ${this.id} is busy (${this.admittedFor})`);
     }

@@ -23,7 +23,7 @@ import { resolveImages } from "./image-inputs.ts";
 import { parseSlashCommand } from "./slash-command-parse.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import type { ThreadCreation } from "./thread-creation.ts";
-import type { ThreadRuntime } from "./thread-runtime.ts";
+import { StaleRuntimeError, type ThreadRuntime } from "./thread-runtime.ts";
 import { drainQueue } from "./turn-queue.ts";
 import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
 
@@ -43,6 +43,20 @@ function noModel(threadId: string): AppServerError {
   );
 }
 
+/**
+ * Runs a request that looks its thread up; when the thread was unloaded (idle, archive)
+ * while the request awaited, before it took anything, it looks the thread up again once.
+ * Deletion, shutdown and lost ownership refuse instead (`ThreadRuntime.assertOpen`).
+ */
+async function onFreshRuntime<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof StaleRuntimeError)) throw error;
+    return attempt();
+  }
+}
+
 /** Turn methods over the manager's loaded threads. */
 export class TurnOperations {
   private nextQueueId = 0;
@@ -60,9 +74,20 @@ export class TurnOperations {
     return model;
   }
 
-  async start(params: TurnStartParams, caller: Caller): Promise<TurnStartResult> {
+  start(params: TurnStartParams, caller: Caller): Promise<TurnStartResult> {
+    return onFreshRuntime(() => this.startOnce(params, caller));
+  }
+
+  /**
+   * One attempt. Every await (images, models, hooks) may let a `thread/delete` fence and
+   * unload the thread: the checks below sit synchronously before admission, so either
+   * this start is admitted first (the delete then refuses with `turnInProgress`) or the
+   * runtime is already closed and the start refuses (`threadNotFound` for a deletion).
+   */
+  private async startOnce(params: TurnStartParams, caller: Caller): Promise<TurnStartResult> {
     const runtime = await this.host.runtime(params.threadId, caller);
     const images = await resolveImages(params.images);
+    runtime.assertOpen();
     if (runtime.busy)
       throw new AppServerError("turnInProgress", `Thread ${runtime.id} is already running a turn`);
     const command = parseSlashCommand(params.text);
@@ -85,6 +110,7 @@ export class TurnOperations {
       if (handled) return handled;
     }
     const model = await this.usableModel(runtime);
+    runtime.assertOpen();
     if (!model) throw noModel(runtime.id);
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
@@ -193,9 +219,15 @@ export class TurnOperations {
     return runtime.running?.done ?? Promise.resolve();
   }
 
-  async queueAdd(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult> {
+  queueAdd(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult> {
+    return onFreshRuntime(() => this.queueAddOnce(params, caller));
+  }
+
+  private async queueAddOnce(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult> {
     const runtime = await this.host.runtime(params.threadId, caller);
     const images = await resolveImages(params.images);
+    // An input queued on a runtime unloaded meanwhile would never start.
+    runtime.assertOpen();
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
     this.nextQueueId += 1;

@@ -4,8 +4,30 @@
  * notification naming its queue ID, and the next one is tried.
  */
 import type { Model } from "@knightcode/ai";
+import { AppServerError } from "@knightcode/app-server-protocol";
 import type { QueuedInput, ThreadRuntime } from "./thread-runtime.ts";
 import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
+import { toWireError } from "./wire-errors.ts";
+
+/**
+ * The `error` notification for a dropped input: the failure's wire code (as `turn/start`
+ * would have answered), its data, and `data.queueId` naming the input.
+ */
+function dropped(runtime: ThreadRuntime, input: QueuedInput, failure: AppServerError): void {
+  const data =
+    typeof failure.data === "object" && failure.data !== null && !Array.isArray(failure.data)
+      ? (failure.data as Record<string, unknown>)
+      : {};
+  runtime.toSubscribers({
+    method: "error",
+    params: {
+      threadId: runtime.id,
+      message: `Queued input could not start: ${failure.message}`,
+      code: failure.code,
+      data: { ...data, queueId: input.id },
+    },
+  });
+}
 
 /** Starts the oldest queued input when the thread is free; inputs that cannot start are dropped with an `error`. */
 export async function drainQueue(
@@ -20,28 +42,17 @@ export async function drainQueue(
     const next = runtime.queue.shift() as QueuedInput;
     runtime.publishQueue();
     if (!model) {
-      runtime.toSubscribers({
-        method: "error",
-        params: {
-          threadId: runtime.id,
-          message: `Queued input could not start: no usable model is selected`,
-          code: "invalidParams",
-          data: { queueId: next.id },
-        },
-      });
+      dropped(
+        runtime,
+        next,
+        new AppServerError("invalidParams", "no usable model is selected", { reason: "noModel" }),
+      );
       continue;
     }
     try {
       await startTurn(runtime, env, { ...next }, model);
     } catch (error) {
-      runtime.toSubscribers({
-        method: "error",
-        params: {
-          threadId: runtime.id,
-          message: `Queued input could not start: ${(error as Error).message}`,
-          data: { queueId: next.id },
-        },
-      });
+      dropped(runtime, next, toWireError(error));
     }
     // A started turn holds admission and ends the loop; a handled or cancelled one lets the next start.
   }

@@ -11,7 +11,7 @@ import { callHook } from "./extension-hooks.ts";
 import { LiveTurn } from "./live-turn.ts";
 import type { RunningTurn, ThreadRuntime } from "./thread-runtime.ts";
 import { normalizeErrorKind } from "./turn-error.ts";
-import { finishTurn, type TurnFailure } from "./turn-settlement.ts";
+import { deferredHooksSettled, finishTurn, type TurnFailure } from "./turn-settlement.ts";
 
 /** Compaction at the spec's check points, from `@knightcode/compaction`. */
 export interface CompactionHooks {
@@ -98,6 +98,7 @@ export function openTurn(
     steering: [],
     refusedCalls: new Map(),
     settling: false,
+    deferredHooks: new Set(),
     done: Promise.resolve(),
     early,
     deliverSteer: (steerText, steerImages) => {
@@ -215,9 +216,15 @@ async function runTurnBody(
         if (
           !recovered &&
           lastAssistant &&
-          (await env.compaction.recover(runtime, lastAssistant, signal, () =>
-            callHook(hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: false })), undefined, warn),
-          ))
+          (await env.compaction.recover(runtime, lastAssistant, signal, async () => {
+            // The attempt's `turn_end` hooks finish before its `agent_end`, as at settlement.
+            await deferredHooksSettled(running);
+            await callHook(
+              hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: false })),
+              undefined,
+              warn,
+            );
+          }))
         ) {
           recovered = true;
           agent.setMessages(contextMessages(runtime));

@@ -19,6 +19,11 @@ export interface TurnFailure {
   kind: ErrorKind;
 }
 
+/** Resolves once every deferred hook of the turn (`turn_end`), including ones dispatched meanwhile, has finished. */
+export async function deferredHooksSettled(running: RunningTurn): Promise<void> {
+  while (running.deferredHooks.size > 0) await Promise.all([...running.deferredHooks]);
+}
+
 /** Ends a running turn; `agentRan` is false for command turns (no agent, so no agent hooks). */
 export async function finishTurn(
   runtime: ThreadRuntime,
@@ -43,6 +48,9 @@ export async function finishTurn(
   // Interrupted outcomes take precedence over failures.
   if (interrupted) outcome = "interrupted";
   else if (error) outcome = "failed";
+  // Settlement hooks and their deferred dispatch keep admission until they finish:
+  // `turn_end` hooks still running, then `agent_end` and `agent_before_settle`.
+  await deferredHooksSettled(running);
   if (agentRan) {
     await callHook(
       hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: interrupted })),
@@ -65,7 +73,8 @@ export async function finishTurn(
         ...(outcome === "failed" && error ? { error } : {}),
         completedAt: runtime.host.clock.now(),
       });
-      running.live.entries.push(end);
+      // The projection of the ended turn decides calls left without a result (`failed`).
+      running.live.onEntryPersisted(end);
       runtime.sync();
       const [projected] = projectTurns(running.live.entries);
       if (projected) turn = projected.turn;

@@ -71,6 +71,24 @@ describe("projectTurns", () => {
     });
   });
 
+  test("in a running turn a call reads inProgress until the model replies again without its result, then failed", () => {
+    const call = { type: "toolCall" as const, id: "call_1", name: "ls", arguments: {} };
+    const head = [
+      { type: "turn_start", id: "turn0002", startedAt: 1000, timestamp: iso(1000) } as never,
+      { type: "message", timestamp: iso(1001), message: { role: "user", content: "go", timestamp: 1001 } },
+      { type: "message", timestamp: iso(2600), message: assistant([call], { stopReason: "toolUse" }) },
+    ];
+    const callOf = (list: Record<string, unknown>[]) =>
+      projectHistory(entries(list), { runningTurnId: "turn0002" })[0]?.items?.find((i) => i.id === "call_1");
+    expect(callOf(head)).toMatchObject({ status: "inProgress" });
+    const replied = [
+      ...head,
+      { type: "message", timestamp: iso(3600), message: assistant([{ type: "text", text: "moving on" }]) },
+    ];
+    expect(callOf(replied)).toMatchObject({ status: "failed" });
+    expect(callOf(replied)).not.toHaveProperty("completedAt");
+  });
+
   test("a saved marker turn with no end entry reads interrupted without completion time", () => {
     const list = entries([
       { type: "turn_start", id: "turnA", startedAt: 1000, timestamp: iso(1000) } as never,

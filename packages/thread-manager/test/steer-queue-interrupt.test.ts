@@ -162,7 +162,11 @@ describe("turn/queue", () => {
     h.models.splice(0);
     approval.answer({ decision: "accept" });
     const error = await h.waitFor((n) => n.method === "error");
-    expect(error.params).toMatchObject({ threadId, data: { queueId } });
+    expect(error.params).toMatchObject({
+      threadId,
+      code: "invalidParams",
+      data: { queueId, reason: "noModel" },
+    });
     expect(h.server.requests.length).toBe(2);
   });
 });
