@@ -17,10 +17,21 @@ import {
   validateRequestParams,
 } from "@knightcode/app-server-protocol";
 
+/**
+ * A result with something to send right after it on the same connection (in order,
+ * behind the response): `dispatch` may resolve with one instead of a bare result.
+ */
+export class FollowedResult {
+  constructor(
+    readonly result: unknown,
+    readonly after: () => void,
+  ) {}
+}
+
 /** What the connection asks of the server that owns it. */
 export interface ConnectionHost {
-  /** Handles a validated, initialized request; resolves with the result to send. */
-  dispatch(connection: Connection, method: string, params: unknown): Promise<unknown>;
+  /** Handles a validated, initialized request; resolves with the result to send (or a {@link FollowedResult}). */
+  dispatch(connection: Connection, method: string, params: unknown, id: RequestId): Promise<unknown>;
   initializeResult(): unknown;
   isShuttingDown(): boolean;
   connectionClosed(connection: Connection): void;
@@ -172,7 +183,7 @@ export class Connection {
       return;
     }
     this.accepted.set(id, { method });
-    this.host.dispatch(this, method, validation.value).then(
+    this.host.dispatch(this, method, validation.value, id).then(
       (result) => this.respond(id, result),
       (error: unknown) => this.respondError(id, error, true),
     );
@@ -242,7 +253,12 @@ export class Connection {
 
   private respond(id: RequestId, result: unknown): void {
     if (!this.accepted.delete(id)) return;
-    this.sendResponse({ id, result });
+    if (result instanceof FollowedResult) {
+      this.sendResponse({ id, result: result.result });
+      result.after();
+    } else {
+      this.sendResponse({ id, result });
+    }
     this.afterSettle();
   }
 

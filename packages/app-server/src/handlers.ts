@@ -7,12 +7,14 @@ import {
   AppServerError,
   type ClientRequestMethod,
   type ClientRequestParams,
+  type RequestId,
   type ServerDiagnosticsResult,
   type ServerNotification,
 } from "@knightcode/app-server-protocol";
 import type { Caller, ThreadManagerApi } from "@knightcode/thread-manager";
+import { FollowedResult } from "./connection.ts";
 import type { FileSearch } from "./file-search.ts";
-import type { LargeValues } from "./large-values.ts";
+import { envelopeBytes, type LargeValues, RESPONSE_LIMIT_BYTES } from "./large-values.ts";
 import { PayloadReadError, type PayloadSpool } from "./payload-spool.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
 
@@ -27,12 +29,22 @@ export interface HandlerContext {
   diagnostics(): ServerDiagnosticsResult;
   /** Sends a notification to every initialized connection. */
   broadcast(notification: ServerNotification): void;
+  /** How many `turn/queue/updated` notifications of a thread went out so far (to tell a stale snapshot). */
+  queueUpdates?(threadId: string): number;
+}
+
+/** The request being answered, for handlers whose response size is bounded. */
+export interface RequestInfo {
+  id: RequestId;
+  /** Sends a notification to the requesting connection only (opt-outs apply). */
+  notify(notification: ServerNotification): void;
 }
 
 type Handler<M extends ClientRequestMethod> = (
   params: ClientRequestParams<M>,
   caller: Caller,
   ctx: HandlerContext,
+  request: RequestInfo,
 ) => Promise<unknown>;
 
 type HandlerTable = { [M in Exclude<ClientRequestMethod, "initialize">]: Handler<M> };
@@ -55,16 +67,79 @@ async function announceAccounts(ctx: HandlerContext): Promise<void> {
   ctx.broadcast({ method: "account/updated", params: { accounts } });
 }
 
+/** The refusal of a request whose id leaves no room for a valid response within 1 MiB. */
+function idTooLarge(bytes: number): AppServerError {
+  return new AppServerError(
+    "invalidRequest",
+    `the request id is too large: no valid response fits in ${RESPONSE_LIMIT_BYTES} bytes with it`,
+    { limitBytes: RESPONSE_LIMIT_BYTES, envelopeBytes: bytes },
+  );
+}
+
+/**
+ * The envelope of a bounded response, or the refusal when the id alone leaves no room
+ * for any result (checked before the manager does any work).
+ */
+function envelopeOf(request: RequestInfo | undefined): number {
+  if (request === undefined) return 8 * 1024;
+  const bytes = envelopeBytes(request.id);
+  // the smallest result of any bounded method, `{"threads":[]}`, takes 14 bytes
+  if (bytes + 14 > RESPONSE_LIMIT_BYTES) throw idTooLarge(bytes);
+  return bytes;
+}
+
+/** A lower bound of any `thread/resume` result for `threadId`: every field empty or zero. */
+function smallestResumeBytes(threadId: string): number {
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, contextWindow: 0 };
+  const queue = { steering: [], followUp: [] };
+  return Buffer.byteLength(
+    JSON.stringify({ thread: { id: threadId }, turns: [], queue, usage, warnings: [] }),
+  );
+}
+
 /** Every request method except `initialize`, which the connection answers itself. */
 export const HANDLERS: HandlerTable = {
   "thread/start": (p, c, ctx) => ctx.threads.startThread(p, c),
-  "thread/resume": async (p, c, ctx) => ctx.large.page(await ctx.threads.resumeThread(p, c)),
+  "thread/resume": async (p, c, ctx, request) => {
+    const envelope = envelopeOf(request);
+    // resuming subscribes: an id that cannot fit even the smallest result is refused first
+    if (request !== undefined && envelope + smallestResumeBytes(p.threadId) > RESPONSE_LIMIT_BYTES)
+      throw idTooLarge(envelope);
+    const resumed = await ctx.threads.resumeThread(p, c);
+    const seen = ctx.queueUpdates?.(p.threadId);
+    const fit = ctx.large.history(resumed, envelope, {
+      source: "server",
+      message:
+        "Queued input texts are shortened in this response to keep it within 1 MiB; the full queue follows as turn/queue/updated",
+    });
+    if (!fit.fits) {
+      // refused (the thread's own fields and warnings left no room): an error subscribes nobody
+      await ctx.threads.unsubscribe({ threadId: p.threadId }, c).catch(() => undefined);
+      throw idTooLarge(envelope);
+    }
+    const full = fit.shortenedQueue;
+    if (full === undefined || request === undefined) return fit.result;
+    return new FollowedResult(fit.result, () => {
+      // a newer queue update already reached the client: it supersedes this snapshot
+      if (ctx.queueUpdates?.(p.threadId) !== seen) return;
+      request.notify({ method: "turn/queue/updated", params: { threadId: p.threadId, ...full } });
+    });
+  },
   "thread/fork": (p, c, ctx) => ctx.threads.forkThread(p, c),
-  "thread/read": async (p, c, ctx) => ctx.large.page(await ctx.threads.readThread(p, c)),
-  "thread/list": async (p, c, ctx) => {
-    const result = await ctx.threads.listThreads(p, c);
-    const fit = ctx.large.listFit(result.threads);
-    return fit === undefined ? result : ctx.threads.listThreads({ ...p, limit: fit }, c);
+  "thread/read": async (p, c, ctx, request) => {
+    const envelope = envelopeOf(request);
+    const fit = ctx.large.history(await ctx.threads.readThread(p, c), envelope);
+    if (!fit.fits) throw idTooLarge(envelope);
+    return fit.result;
+  },
+  "thread/list": async (p, c, ctx, request) => {
+    const envelope = envelopeOf(request);
+    const first = await ctx.threads.listThreads(p, c);
+    const result = await ctx.large.list(first, envelope, (limit) =>
+      ctx.threads.listThreads({ ...p, limit }, c),
+    );
+    if (result === undefined) throw idTooLarge(envelope);
+    return result;
   },
   "thread/unsubscribe": (p, c, ctx) => ctx.threads.unsubscribe(p, c),
   "thread/archive": (p, c, ctx) => ctx.threads.archiveThread(p, c),

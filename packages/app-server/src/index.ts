@@ -1,7 +1,7 @@
 /** @knightcode/app-server: the JSON-lines app server, its transports and the in-process client. */
 export { type AccountSources, createAccountPort } from "./account-port.ts";
 export { createConfigPort } from "./config-port.ts";
-export { Connection, toAppServerError } from "./connection.ts";
+export { Connection, FollowedResult, toAppServerError } from "./connection.ts";
 export {
   createFileSearch,
   type FileSearch,
@@ -24,9 +24,13 @@ export {
 } from "./in-process-client.ts";
 export {
   ENVELOPE_RESERVE_BYTES,
+  envelopeBytes,
+  type HistoryFit,
   INLINE_LIMIT_BYTES,
+  jsonStringPrefix,
   LargeValues,
   RESPONSE_LIMIT_BYTES,
+  responseLineBytes,
 } from "./large-values.ts";
 export { createLazyThreadManager } from "./lazy-thread-manager.ts";
 export {

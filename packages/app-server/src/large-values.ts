@@ -7,9 +7,12 @@
 import type {
   ItemToolCallRequestApprovalParams,
   PayloadRef,
+  QueueState,
+  RequestId,
   ServerNotification,
   ThreadItem,
   Turn,
+  Warning,
 } from "@knightcode/app-server-protocol";
 import type { PayloadSpool } from "./payload-spool.ts";
 
@@ -17,10 +20,68 @@ import type { PayloadSpool } from "./payload-spool.ts";
 export const INLINE_LIMIT_BYTES = 64 * 1024;
 /** Largest history or list response, envelope included. */
 export const RESPONSE_LIMIT_BYTES = 1024 * 1024;
-/** Room kept for `{"id":…,"result":…}` and the fields around the turns. */
+/**
+ * Room assumed for `{"id":…,"result":…}` when the caller does not pass the exact
+ * envelope size (legacy callers of `page`/`listFit`). The server passes the measured
+ * envelope of each request ({@link envelopeBytes}), so its responses are bounded exactly.
+ */
 export const ENVELOPE_RESERVE_BYTES = 8 * 1024;
 
 const byteLength = (json: string): number => Buffer.byteLength(json, "utf8");
+
+/**
+ * Bytes a response line spends outside its result: `{"id":<id>,"result":` and `}` plus the
+ * line's `\n`. `{"id":…,"result":0}` is exactly that long (the `0` stands in for the `\n`).
+ */
+export function envelopeBytes(id: RequestId): number {
+  return byteLength(JSON.stringify({ id, result: 0 }));
+}
+
+/** Bytes of the response line `{"id":…,"result":…}\n`, exactly as a JSON-lines transport writes it. */
+export function responseLineBytes(id: RequestId, result: unknown): number {
+  return byteLength(JSON.stringify({ id, result })) + 1;
+}
+
+/** UTF-8 bytes `JSON.stringify` spends on the UTF-16 code unit(s) at `text[i]`, and how many units it took. */
+function escapedAt(text: string, i: number): [bytes: number, units: number] {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const next = text.charCodeAt(i + 1);
+    return next >= 0xdc00 && next <= 0xdfff ? [4, 2] : [6, 1];
+  }
+  if (c >= 0xdc00 && c <= 0xdfff) return [6, 1];
+  if (c === 0x22 || c === 0x5c) return [2, 1];
+  if (c < 0x20) return [c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6, 1];
+  if (c < 0x80) return [1, 1];
+  return [c < 0x800 ? 2 : 3, 1];
+}
+
+/** The longest prefix of `text` whose JSON string body (quotes excluded) takes at most `maxBytes`. */
+export function jsonStringPrefix(text: string, maxBytes: number): string {
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const [b, units] = escapedAt(text, i);
+    if (bytes + b > maxBytes) break;
+    bytes += b;
+    i += units;
+  }
+  return text.slice(0, i);
+}
+
+/** The JSON string body bytes of `text` (quotes excluded). */
+const stringBytes = (text: string): number => byteLength(JSON.stringify(text)) - 2;
+
+/** What {@link LargeValues.history} did to fit a history result. */
+export interface HistoryFit<T> {
+  result: T;
+  /** Bytes of the response line, envelope and newline included. */
+  bytes: number;
+  /** Whether the result is within the response limit. */
+  fits: boolean;
+  /** The queue as it was before its texts were shortened, when they were. */
+  shortenedQueue?: QueueState;
+}
 
 function isRef(value: unknown): value is PayloadRef {
   return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "payloadRef";
@@ -68,9 +129,18 @@ export class LargeValues {
 
   /**
    * A history page held to the response limit: turns are shaped one by one, then the
-   * largest inline turns become references until the whole result fits.
+   * largest inline turns become references until the whole result fits. `envelope` is
+   * the exact envelope of the response ({@link envelopeBytes}); without it an 8 KiB
+   * reserve is assumed. {@link history} also shortens what is not a turn.
    */
-  page<T extends { turns: (Turn | PayloadRef)[]; runningTurn?: Turn }>(result: T): T {
+  page<T extends { turns: (Turn | PayloadRef)[]; runningTurn?: Turn }>(result: T, envelope?: number): T {
+    return this.shapePage(result, this.responseLimit - (envelope ?? ENVELOPE_RESERVE_BYTES)).shaped;
+  }
+
+  private shapePage<T extends { turns: (Turn | PayloadRef)[]; runningTurn?: Turn }>(
+    result: T,
+    budget: number,
+  ): { shaped: T; total: number } {
     const turns = result.turns.map((t) => this.turn(t));
     const shaped: T = { ...result, turns };
     if (result.runningTurn !== undefined) {
@@ -78,9 +148,18 @@ export class LargeValues {
       // a running turn too large to inline is sent as a summary; its items follow live
       shaped.runningTurn = isRef(running) ? { ...result.runningTurn, items: [] } : running;
     }
-    const budget = this.responseLimit - ENVELOPE_RESERVE_BYTES;
+    return { shaped, total: this.referenceLargestTurns(shaped, budget) };
+  }
+
+  /**
+   * Turns the largest inline turns of `shaped.turns` into references until the result
+   * takes at most `budget` bytes; returns the result's bytes afterwards. Exact: replacing
+   * one element of a JSON array changes the array's text by the difference of the two.
+   */
+  private referenceLargestTurns(shaped: { turns: (Turn | PayloadRef)[] }, budget: number): number {
+    const turns = shaped.turns;
     let total = byteLength(JSON.stringify(shaped));
-    if (total <= budget) return shaped;
+    if (total <= budget) return total;
     const sizes = turns.map((t, i) => ({ i, size: isRef(t) ? 0 : byteLength(JSON.stringify(t)) }));
     sizes.sort((a, b) => b.size - a.size);
     for (const { i, size } of sizes) {
@@ -89,20 +168,89 @@ export class LargeValues {
       turns[i] = ref;
       total -= size - byteLength(JSON.stringify(ref));
     }
-    return shaped;
+    return total;
+  }
+
+  /**
+   * A history result (`thread/read`, `thread/resume`) held to the response limit exactly,
+   * for a response whose envelope takes `envelope` bytes ({@link envelopeBytes}). In order,
+   * until the line fits: turns over 64 KiB and then the largest inline turns become
+   * references; queued input texts are shortened, largest first, with `queueWarning`
+   * added to `warnings` (the caller sends the full queue right after the response as
+   * `turn/queue/updated`); the running turn loses its items (they follow live). `fits` is false when even that is too large, which only
+   * an enormous request id causes: the caller refuses the request.
+   */
+  history<
+    T extends { turns: (Turn | PayloadRef)[]; runningTurn?: Turn; queue?: QueueState; warnings?: Warning[] },
+  >(result: T, envelope: number, queueWarning?: Warning): HistoryFit<T> {
+    const budget = this.responseLimit - envelope;
+    const page = this.shapePage(result, budget);
+    const shaped = page.shaped;
+    let total = page.total;
+    let shortenedQueue: QueueState | undefined;
+    if (total > budget && shaped.queue !== undefined) {
+      const warnings = shaped.warnings;
+      // the warning saying so travels in the same line, so it is counted before cutting
+      const warned = queueWarning !== undefined && warnings !== undefined;
+      const extra = warned ? byteLength(JSON.stringify(queueWarning)) + (warnings.length > 0 ? 1 : 0) : 0;
+      const queue = shortenQueue(shaped.queue, total + extra - budget);
+      if (queue !== undefined) {
+        shortenedQueue = shaped.queue;
+        shaped.queue = queue;
+        if (warned) shaped.warnings = [...warnings, queueWarning];
+        total = byteLength(JSON.stringify(shaped));
+      }
+    }
+    if (total > budget && shaped.runningTurn?.items !== undefined && shaped.runningTurn.items.length > 0) {
+      shaped.runningTurn = { ...shaped.runningTurn, items: [] };
+      total = byteLength(JSON.stringify(shaped));
+    }
+    return {
+      result: shaped,
+      bytes: total + envelope,
+      fits: total <= budget,
+      ...(shortenedQueue === undefined ? {} : { shortenedQueue }),
+    };
   }
 
   /**
    * How many of `rows` fit in one response under the limit, or undefined when all fit.
+   * `outside` is the exact number of bytes the response line spends outside the rows'
+   * array (envelope, other fields); then the count may be 0. Without it an 8 KiB reserve
+   * is assumed and at least one row is returned.
    * A listing over the limit is fetched again with that many rows, so its cursor stays
    * the manager's own and no row is lost.
    */
-  listFit(rows: readonly unknown[]): number | undefined {
-    const budget = this.responseLimit - ENVELOPE_RESERVE_BYTES;
-    let total = 2;
+  listFit(rows: readonly unknown[], outside?: number): number | undefined {
+    const budget = this.responseLimit - (outside ?? ENVELOPE_RESERVE_BYTES);
+    // `[` and `]`, then each row and its separating comma (one comma fewer than rows)
+    let total = outside === undefined ? 2 : 1;
     for (let i = 0; i < rows.length; i++) {
       total += byteLength(JSON.stringify(rows[i])) + 1;
-      if (total > budget) return Math.max(1, i);
+      if (total > budget) return outside === undefined ? Math.max(1, i) : i;
+    }
+    return undefined;
+  }
+
+  /**
+   * A listing result (`thread/list`) held to the response limit exactly: `fetch(limit)`
+   * asks the manager again for fewer rows (so the cursor stays the manager's own) until
+   * the response line, envelope included, fits. `undefined` when not even one row (or
+   * an empty listing) fits, which only an enormous request id causes.
+   */
+  async list<T extends { threads: unknown[]; nextCursor?: string }>(
+    first: T,
+    envelope: number,
+    fetch: (limit: number) => Promise<T>,
+  ): Promise<T | undefined> {
+    let result = first;
+    // each round counts the fields around the rows as they are (a new nextCursor included)
+    for (let round = 0; round < 8; round++) {
+      const outside = envelope + byteLength(JSON.stringify({ ...result, threads: [] })) - 2;
+      const fit = this.listFit(result.threads, outside);
+      if (fit === undefined) return outside + 2 <= this.responseLimit ? result : undefined;
+      if (fit === 0) return undefined;
+      result = await fetch(fit);
     }
     return undefined;
   }
@@ -145,4 +293,29 @@ function summary(turn: Turn): Turn {
     rest.error = { ...rest.error, message: rest.error.message.slice(0, 2000) };
   }
   return rest;
+}
+
+/**
+ * A copy of `queue` with its largest texts cut (to a prefix) until they take at least
+ * `excess` bytes fewer in JSON, or undefined when the queue has no text to cut.
+ */
+function shortenQueue(queue: QueueState, excess: number): QueueState | undefined {
+  const steering = [...queue.steering];
+  const followUp = queue.followUp.map((entry) => ({ ...entry }));
+  const texts = [
+    ...steering.map((text, i) => ({ text, set: (t: string) => (steering[i] = t) })),
+    ...followUp.map((entry) => ({ text: entry.text, set: (t: string) => (entry.text = t) })),
+  ]
+    .map((entry) => ({ ...entry, size: stringBytes(entry.text) }))
+    .filter((entry) => entry.size > 0)
+    .sort((a, b) => b.size - a.size);
+  if (texts.length === 0) return undefined;
+  let left = excess;
+  for (const entry of texts) {
+    if (left <= 0) break;
+    const cut = jsonStringPrefix(entry.text, Math.max(0, entry.size - left));
+    entry.set(cut);
+    left -= entry.size - stringBytes(cut);
+  }
+  return { steering, followUp };
 }

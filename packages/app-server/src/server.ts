@@ -14,7 +14,7 @@ import { validateServerRequest } from "@knightcode/app-server-protocol";
 import type { OutgoingRequest, ThreadManagerApi } from "@knightcode/thread-manager";
 import { Connection, type ConnectionHost } from "./connection.ts";
 import { createFileSearch, type FileSearchOptions } from "./file-search.ts";
-import { HANDLERS, type HandlerContext } from "./handlers.ts";
+import { HANDLERS, type HandlerContext, type RequestInfo } from "./handlers.ts";
 import { createIdleCollector, type IdleCollectorOptions } from "./idle-collector.ts";
 import { LargeValues } from "./large-values.ts";
 import { createPayloadSpool, type PayloadSpoolOptions } from "./payload-spool.ts";
@@ -92,6 +92,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     };
   }
 
+  // per thread, how many queue updates went out: a resume's follow-up queue must not override a newer one
+  const queueUpdates = new Map<string, number>();
+
   const context: HandlerContext = {
     threads,
     config: options.config,
@@ -103,18 +106,22 @@ export function createAppServer(options: AppServerOptions): AppServer {
     broadcast(notification) {
       for (const connection of connections.values()) connection.notify(notification);
     },
+    queueUpdates: (threadId) => queueUpdates.get(threadId) ?? 0,
   };
 
   const host: ConnectionHost = {
-    dispatch(connection, method, params) {
+    dispatch(connection, method, params, id) {
       const handler = HANDLERS[method as keyof typeof HANDLERS] as
-        | ((p: unknown, c: unknown, ctx: HandlerContext) => Promise<unknown>)
+        | ((p: unknown, c: unknown, ctx: HandlerContext, request: RequestInfo) => Promise<unknown>)
         | undefined;
       if (handler === undefined) return Promise.reject(new Error(`no handler for ${method}`));
       collector?.activity();
       const caller = { connectionId: connection.id, clientKind: connection.clientKind };
       try {
-        return handler(params, caller, context);
+        return handler(params, caller, context, {
+          id,
+          notify: (notification) => connection.notify(notification),
+        });
       } catch (error) {
         return Promise.reject(error);
       }
@@ -140,6 +147,17 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (collector !== undefined) {
       if (event.notification.method === "thread/turn/completed") collector.workEnded();
       else collector.activity();
+    }
+    if (event.notification.method === "turn/queue/updated") {
+      const threadId = event.notification.params?.threadId;
+      queueUpdates.set(threadId, (queueUpdates.get(threadId) ?? 0) + 1);
+    } else if (
+      event.notification.method === "thread/status/changed" &&
+      // optional chaining: a malformed event must not stop delivery
+      event.notification.params?.status?.type === "notLoaded"
+    ) {
+      // an unloaded thread has no queue; its count is not needed any more
+      queueUpdates.delete(event.notification.params.threadId);
     }
     if (connections.size === 0) return;
     const notification = large.notification(event.notification);
