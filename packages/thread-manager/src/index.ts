@@ -39,6 +39,7 @@ export {
   registryModelSource,
   staticModelSource,
   toProtocolModel,
+  warmingModelSource,
 } from "./model-source.ts";
 export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export { IDLE_UNLOAD_MS } from "./thread-registry.ts";

@@ -38,18 +38,28 @@ export const demoModelSource: ModelSource = staticModelSource([DEMO_MODEL]);
  */
 export function registryModelSource(agentDir: string, env: Record<string, string | undefined>): ModelSource {
   const registry = new ModelRegistry({ agentDir, env });
-  // A thread that picks a model will stream through it soon: load its provider SDK in the
-  // background now, so the first turn does not pay for the import (SDKs load lazily).
+  return {
+    list: () => registry.list(),
+    find: (ref) => registry.find(ref.provider, ref.id),
+    defaultModel: () => registry.defaultModel(),
+    getApiKey: (model) => registry.getApiKey(model),
+    available: (model) => registry.isAvailable(model),
+  };
+}
+
+/**
+ * Wraps a source so that a model a thread picks has its provider SDK loaded in the
+ * background right away: SDKs load lazily, and the first turn should not pay for it.
+ */
+export function warmingModelSource(source: ModelSource): ModelSource {
   const warm = (model: Model | undefined): Model | undefined => {
     if (model !== undefined) void preloadProvider(model.api);
     return model;
   };
   return {
-    list: () => registry.list(),
-    find: async (ref) => warm(await registry.find(ref.provider, ref.id)),
-    defaultModel: async () => warm(await registry.defaultModel()),
-    getApiKey: (model) => registry.getApiKey(model),
-    available: (model) => registry.isAvailable(model),
+    ...source,
+    find: async (ref) => warm(await source.find(ref)),
+    defaultModel: async () => warm(await source.defaultModel()),
   };
 }
 

@@ -44,7 +44,12 @@ import { type Clock, systemClock } from "./clock.ts";
 import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands.ts";
 import { type HistoryTurns, historyTurns } from "./history-read.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
-import { type ModelSource, registryModelSource, toProtocolModel } from "./model-source.ts";
+import {
+  type ModelSource,
+  registryModelSource,
+  toProtocolModel,
+  warmingModelSource,
+} from "./model-source.ts";
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./response-budget.ts";
 import { SessionDirectories } from "./session-dirs.ts";
 import { type LocatedSession, SessionLocator } from "./session-locator.ts";
@@ -88,7 +93,7 @@ export class ThreadManager implements ThreadManagerApi {
     const env = options.env ?? process.env;
     this.ctx = { agentDir: options.agentDir ?? resolveAgentDir(env), sessionDir: options.sessionDir, env };
     this.clock = options.clock ?? systemClock;
-    this.models = options.models ?? registryModelSource(this.ctx.agentDir, env);
+    this.models = warmingModelSource(options.models ?? registryModelSource(this.ctx.agentDir, env));
     this.dirs = new SessionDirectories(this.ctx);
     this.locator = new SessionLocator(() => this.dirs.roots());
     this.broker = new ApprovalBroker(
