@@ -26,6 +26,11 @@ export interface ResolveSessionDirOptions {
    * process hosting many projects (the app server), which uses only the global setting.
    */
   cwd?: string;
+  /**
+   * The global settings the caller already read from `<agent-dir>/settings.json`, so the
+   * file is not read twice in one operation; the caller reports that read's warnings.
+   */
+  globalSettings?: Record<string, unknown> | null;
 }
 
 /** A flat override directory, or the default per-project layout root. */
@@ -64,9 +69,13 @@ export async function resolveSessionDir(options: ResolveSessionDirOptions): Prom
     }
   }
   const paths = agentPaths(options.agentDir);
-  const global = await readSettingsFile(paths.settings);
-  warnings.push(...global.warnings);
-  const dir = sessionDirSetting(global.settings, paths.dir);
+  let globalSettings = options.globalSettings;
+  if (globalSettings === undefined) {
+    const global = await readSettingsFile(paths.settings);
+    warnings.push(...global.warnings);
+    globalSettings = global.settings;
+  }
+  const dir = sessionDirSetting(globalSettings, paths.dir);
   if (dir !== null) return { dir, source: "settings", warnings };
   return { dir: paths.sessions, source: "default", warnings };
 }

@@ -36,6 +36,29 @@ describe("session directory", () => {
     expect(broken.warnings).toHaveLength(1);
   });
 
+  test("global settings the caller already read are used instead of reading the file again", async () => {
+    await using dir = await tempAgentDir({ settings: { sessionDir: "/on-disk" } });
+    const passed = { sessionDir: "already-read" };
+    expect(await resolveSessionDir({ agentDir: dir.agentDir, env: {}, globalSettings: passed })).toEqual({
+      dir: join(dir.agentDir, "already-read"),
+      source: "settings",
+      warnings: [],
+    });
+    // A broken file is not read (its warning belongs to the caller's read); null means no settings.
+    await put(dir.agentDir, "settings.json", "{");
+    expect(await resolveSessionDir({ agentDir: dir.agentDir, env: {}, globalSettings: null })).toEqual({
+      dir: join(dir.agentDir, "sessions"),
+      source: "default",
+      warnings: [],
+    });
+    // The flag and the environment still come first.
+    const env = { KNIGHTCODE_CODING_AGENT_SESSION_DIR: "/env/sessions" };
+    expect(await resolveSessionDir({ agentDir: dir.agentDir, env, globalSettings: passed })).toMatchObject({
+      dir: "/env/sessions",
+      source: "env",
+    });
+  });
+
   test("without a cwd (the app server) a project file never redirects sessions", async () => {
     await using dir = await tempAgentDir({ settings: { sessionDir: "/global/sessions" } });
     await put(dir.cwd, ".knightcode/settings.json", { sessionDir: "/project/sessions" });

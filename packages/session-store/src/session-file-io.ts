@@ -13,7 +13,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { CURRENT_SESSION_VERSION, type SessionHeader } from "./entries.ts";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.ts";
 import { InvalidSessionError, ThreadNotFoundError } from "./errors.ts";
 import { MissingHeaderError, type ParsedSession, parseSessionBytes, serializeLine } from "./format.ts";
 
@@ -75,27 +75,34 @@ export function writeAll(fd: number, data: Buffer): void {
 export const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 
 /**
- * Creates a transcript that must not exist yet (O_EXCL) and writes its header durably,
- * name included. Returns the open writer and the parsed state of the new file.
+ * Creates a transcript that must not exist yet (O_EXCL) and writes its header and any
+ * initial entries (already built: IDs, parents, timestamps) durably, name included:
+ * one write, one file fsync, one directory fsync. Returns the open writer and the
+ * parsed state of the new file.
  */
 export function createTranscriptFile(
   realPath: string,
   header: SessionHeader,
+  entries: SessionEntry[] = [],
 ): { fd: number; parsed: ParsedSession } {
   const fd = openSync(realPath, APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     const line = Buffer.from(serializeLine(header));
-    writeAll(fd, line);
+    const lines = entries.map((entry) => Buffer.from(serializeLine(entry)));
+    const lineBytes = lines.map((l) => l.length);
+    const data = lines.length === 0 ? line : Buffer.concat([line, ...lines]);
+    // Header and initial entries in one write before the one file fsync.
+    writeAll(fd, data);
     fsyncSync(fd);
-    // The new name must survive a power loss too, not only the header bytes.
+    // The new name must survive a power loss too, not only the bytes.
     fsyncDir(dirname(realPath));
     const parsed: ParsedSession = {
       header,
-      entries: [],
-      lineBytes: [],
+      entries,
+      lineBytes,
       sourceVersion: CURRENT_SESSION_VERSION,
       headerBytes: line.length,
-      validBytes: line.length,
+      validBytes: data.length,
       tornTail: undefined,
       missingFinalNewline: false,
       skippedLines: 0,

@@ -43,7 +43,19 @@ export interface CreateSessionOptions {
   id?: string;
   /** Overrides the creation time. */
   now?: Date;
+  /**
+   * Entries written with the header, in order, each the child of the one before (the
+   * first a root), before the one file fsync: the new file is durable with them when
+   * `create` returns, at two fsyncs (file and directory) instead of a third for a `sync`
+   * after `append`s. Built as `append` builds them: an `id` inside an entry chooses its
+   * ID (8 lowercase hex chars, unique in the list, else `RangeError` and no file is
+   * created); a missing `timestamp` is the time of the call. The leaf is the last one.
+   */
+  initialEntries?: readonly InitialEntry[];
 }
+
+/** One of `CreateSessionOptions.initialEntries`: a new entry, optionally with its chosen ID. */
+export type InitialEntry = NewEntry & { id?: string };
 
 /** Options of `SessionFile.append`. */
 export interface AppendOptions {
@@ -116,7 +128,10 @@ export class SessionFile {
     this.#size = init.size ?? init.parsed.validBytes;
   }
 
-  /** Creates a new transcript (never overwriting one), owns it and writes its header durably. */
+  /**
+   * Creates a new transcript (never overwriting one), owns it and writes its header and
+   * `initialEntries` durably (one file fsync plus the directory's).
+   */
   static async create(options: CreateSessionOptions): Promise<SessionFile> {
     mkdirSync(options.dir, { recursive: true });
     const now = options.now ?? new Date();
@@ -129,11 +144,13 @@ export class SessionFile {
     };
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     if (options.forkedFromId !== undefined) header.forkedFromId = options.forkedFromId;
+    // Checked before anything touches the disk: a bad ID creates no file.
+    const entries = buildInitialEntries(options.initialEntries ?? []);
     const name = sessionFileName(header.timestamp, header.id);
     const realPath = join(realpathSync(options.dir), name);
     const lock = SessionLock.acquire(realPath);
     try {
-      const { fd, parsed } = createTranscriptFile(realPath, header);
+      const { fd, parsed } = createTranscriptFile(realPath, header, entries);
       return new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
     } catch (error) {
       lock.release();
@@ -187,21 +204,17 @@ export class SessionFile {
     options: { dir: string; leafId?: string | null; cwd?: string; now?: Date },
   ): Promise<SessionFile> {
     const path = source.branch(options.leafId === undefined ? source.leafId : options.leafId);
-    const fork = await SessionFile.create({
+    // A branch is a parent chain from a root, so copies keep their IDs, parents and times
+    // as initial entries, written and fsynced with the header.
+    const initialEntries = path.map(({ parentId: _parent, ...copy }) => copy as InitialEntry);
+    return SessionFile.create({
       dir: options.dir,
       cwd: options.cwd ?? source.header.cwd,
       parentSession: source.realPath,
       forkedFromId: source.id,
+      initialEntries,
       ...(options.now ? { now: options.now } : {}),
     });
-    try {
-      fork.#appendCopies(path);
-      fork.sync();
-      return fork;
-    } catch (error) {
-      fork.close();
-      throw error;
-    }
   }
 
   /** Reads a transcript without locking or writing; a torn last line is ignored. */
@@ -325,22 +338,6 @@ export class SessionFile {
     return entry;
   }
 
-  /** Writes existing entries unchanged (a fork's inherited branch) in one write. */
-  #appendCopies(entries: readonly SessionEntry[]): void {
-    const fd = this.#writableFd();
-    this.#lock!.verify();
-    const lines = entries.map((entry) => Buffer.from(serializeLine(entry)));
-    this.#write(fd, Buffer.concat(lines));
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      this.#entries.push(entry);
-      this.#lineBytes.push(lines[i]!.length);
-      this.#byId.set(entry.id, entry);
-      this.#sizeById.set(entry.id, lines[i]!.length);
-      this.#leafId = entry.id;
-    }
-  }
-
   /** Durability point: fsyncs everything appended so far. */
   sync(): void {
     const fd = this.#writableFd();
@@ -389,4 +386,29 @@ export class SessionFile {
     if (this.#closed || this.#fd === undefined) throw new Error(`session ${this.path} is closed`);
     return this.#fd;
   }
+}
+
+/** `initialEntries` as stored: IDs chosen or generated, each the child of the previous. */
+function buildInitialEntries(inputs: readonly InitialEntry[]): SessionEntry[] {
+  if (inputs.length === 0) return [];
+  const used = new Set<string>();
+  const chosen = new Set<string>();
+  for (const input of inputs) {
+    const id = (input as { id?: unknown }).id;
+    if (id === undefined) continue;
+    checkNewEntryId(id, chosen);
+    chosen.add(id);
+  }
+  const stamp = new Date().toISOString();
+  const entries: SessionEntry[] = [];
+  let parentId: string | null = null;
+  for (const input of inputs) {
+    const { type, timestamp, id: inlineId, ...rest } = input as InitialEntry & Record<string, unknown>;
+    const id =
+      typeof inlineId === "string" ? inlineId : createEntryId({ has: (c) => used.has(c) || chosen.has(c) });
+    used.add(id);
+    entries.push({ type, id, parentId, timestamp: timestamp ?? stamp, ...rest } as SessionEntry);
+    parentId = id;
+  }
+  return entries;
 }

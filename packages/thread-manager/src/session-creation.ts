@@ -1,12 +1,20 @@
 /**
  * Creating transcripts: a new thread's file with its initial settings, and a fork that
- * copies a branch into a new session. The new file assigns its own
- * entry IDs, so every reference between entries (turn ends, compaction boundaries,
- * context edits, labels, branch summaries) is rewritten to the copy's IDs.
+ * copies a branch into a new session. Both write their first entries with the header
+ * (`SessionFile.create`'s `initialEntries`: two fsyncs, file and directory, nothing
+ * acknowledged before both). A fork's copies get new entry IDs, so every reference
+ * between entries (turn ends, compaction boundaries, context edits, labels, branch
+ * summaries) is rewritten to the copy's IDs.
  */
 import type { Model } from "@knightcode/ai";
 import type { ApprovalMode, ThinkingLevel } from "@knightcode/app-server-protocol";
-import { type NewEntry, type SessionEntry, SessionFile } from "@knightcode/session-store";
+import {
+  createEntryId,
+  type InitialEntry,
+  type NewEntry,
+  type SessionEntry,
+  SessionFile,
+} from "@knightcode/session-store";
 import { firstUserText } from "./thread-runtime.ts";
 
 function remap(entry: SessionEntry, ids: Map<string, string>): NewEntry {
@@ -47,34 +55,50 @@ export function copyBranch(branch: readonly SessionEntry[], target: SessionFile)
   return ids;
 }
 
-/** Closes the new file when writing its first entries fails, so no lock is left behind. */
-function initialize(session: SessionFile, write: () => void): SessionFile {
-  try {
-    write();
-    session.sync();
-    return session;
-  } catch (error) {
-    session.close();
-    throw error;
+/**
+ * `branch` (root first) as a new file's initial entries, timestamps kept, under fresh IDs
+ * with every reference rewritten to them; returns the entries and old-to-new IDs. Each
+ * copy's ID is chosen before its references are rewritten, so an entry that names itself
+ * (a retain-none compaction's `firstKeptEntryId`) names its copy, not the source.
+ */
+export function remapBranch(branch: readonly SessionEntry[]): {
+  entries: InitialEntry[];
+  ids: Map<string, string>;
+} {
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  const entries: InitialEntry[] = [];
+  for (const entry of branch) {
+    const id = createEntryId(taken);
+    taken.add(id);
+    ids.set(entry.id, id);
+    entries.push({ ...remap(entry, ids), id } as InitialEntry);
   }
+  return { entries, ids };
 }
 
-/** A new thread's transcript with its approval mode, model, thinking level and name. */
+/**
+ * A new thread's transcript with its approval mode, model, thinking level and name,
+ * written with the header before its one file fsync (`initialEntries`).
+ */
 export async function createThreadSession(
   dir: string,
   params: { cwd: string; thinkingLevel?: ThinkingLevel; name?: string },
   initial: { approvalMode: ApprovalMode; model: Model | undefined },
 ): Promise<SessionFile> {
-  const session = await SessionFile.create({ dir, cwd: params.cwd });
-  return initialize(session, () => {
-    session.append({ type: "approval_mode", mode: initial.approvalMode });
-    if (initial.model) {
-      session.append({ type: "model_change", provider: initial.model.provider, modelId: initial.model.id });
-    }
-    if (params.thinkingLevel)
-      session.append({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
-    if (params.name) session.append({ type: "session_info", name: params.name });
-  });
+  const initialEntries: InitialEntry[] = [{ type: "approval_mode", mode: initial.approvalMode }];
+  if (initial.model) {
+    initialEntries.push({
+      type: "model_change",
+      provider: initial.model.provider,
+      modelId: initial.model.id,
+    });
+  }
+  if (params.thinkingLevel) {
+    initialEntries.push({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
+  }
+  if (params.name) initialEntries.push({ type: "session_info", name: params.name });
+  return SessionFile.create({ dir, cwd: params.cwd, initialEntries });
 }
 
 /** A fork of `source`'s current branch, named `<source title> (fork)` unless a name is given. */
@@ -84,14 +108,13 @@ export async function createForkSession(
   name?: string,
 ): Promise<SessionFile> {
   const sourceTitle = source.name ?? firstUserText(source.entries) ?? "Untitled";
-  const session = await SessionFile.create({
+  const { entries } = remapBranch(source.branch());
+  entries.push({ type: "session_info", name: name ?? `${sourceTitle} (fork)` });
+  return SessionFile.create({
     dir,
     cwd: source.header.cwd,
     parentSession: source.path,
     forkedFromId: source.id,
-  });
-  return initialize(session, () => {
-    copyBranch(source.branch(), session);
-    session.append({ type: "session_info", name: name ?? `${sourceTitle} (fork)` });
+    initialEntries: entries,
   });
 }

@@ -12,6 +12,12 @@ import type { Caller } from "./api.ts";
 import type { Warning } from "./shapes.ts";
 import type { LoaderContext } from "./thread-loader.ts";
 
+/** Global settings a start has already read (`ProjectSettings`). */
+export interface LoadedGlobalSettings {
+  globalSettings: Record<string, unknown> | null;
+  globalSettingsRead?: boolean;
+}
+
 /** The directory a new transcript is created in, and what resolving it had to say. */
 export interface NewSessionDir {
   dir: string;
@@ -27,12 +33,16 @@ export class SessionDirectories {
     this.known.add(sessionsRoot(ctx.agentDir));
   }
 
-  private resolve(cwd: string | undefined): Promise<SessionDirResolution> {
+  private resolve(
+    cwd: string | undefined,
+    globalSettings?: Record<string, unknown> | null,
+  ): Promise<SessionDirResolution> {
     return resolveSessionDir({
       agentDir: this.ctx.agentDir,
       env: this.ctx.env,
       ...(this.ctx.sessionDir !== undefined ? { flag: this.ctx.sessionDir } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(globalSettings !== undefined ? { globalSettings } : {}),
     });
   }
 
@@ -41,8 +51,21 @@ export class SessionDirectories {
    * decided for) names the per-project folder and is what a terminal caller's project
    * `sessionDir` is read from.
    */
-  async forNewThread(caller: Caller, cwd: string, projectDir: string): Promise<NewSessionDir> {
-    const resolved = await this.resolve(caller.clientKind === "terminal" ? projectDir : undefined);
+  async forNewThread(
+    caller: Caller,
+    cwd: string,
+    projectDir: string,
+    loaded?: LoadedGlobalSettings,
+  ): Promise<NewSessionDir> {
+    // A desktop start already read the global settings (their warnings are in the start's);
+    // handing them over keeps settings.json to one read per start.
+    const resolved =
+      caller.clientKind === "terminal"
+        ? await this.resolve(projectDir)
+        : await this.resolve(
+            undefined,
+            loaded?.globalSettingsRead === true ? loaded.globalSettings : undefined,
+          );
     this.known.add(resolved.dir);
     const warnings = resolved.warnings.map((w) => ({ ...w }));
     if (resolved.source !== "default") return { dir: resolved.dir, warnings };

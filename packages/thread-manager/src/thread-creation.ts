@@ -53,7 +53,7 @@ export class ThreadCreation {
         );
       }
     } else model = await this.host.models.defaultModel();
-    const target = await this.host.dirs.forNewThread(caller, params.cwd, project.projectDir);
+    const target = await this.host.dirs.forNewThread(caller, params.cwd, project.projectDir, project);
     const session = await createThreadSession(target.dir, params, {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
       model,
@@ -66,7 +66,7 @@ export class ThreadCreation {
     this.host.registry.refuseWhileClosing();
     const cwd = source.header.cwd;
     const project = await readProjectSettings(this.host.ctx, cwd);
-    const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir);
+    const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
     const session = await createForkSession(source, target.dir, name);
     return this.announce(await this.host.registry.adopt(session, caller, project, target.warnings));
   }

@@ -33,6 +33,12 @@ export interface ProjectSettings {
   /** Global and (trusted only) project settings as read, for resource discovery. */
   globalSettings: Record<string, unknown> | null;
   projectSettings: Record<string, unknown> | null;
+  /**
+   * True when `globalSettings` is what the global `settings.json` holds (read, absent or
+   * unparseable), false or missing when the read failed: only then may a new thread's
+   * session directory be resolved from it instead of reading the file again.
+   */
+  globalSettingsRead?: boolean;
 }
 
 /** Reads settings and trust for a project; failures become warnings, never a refusal. */
@@ -57,6 +63,7 @@ export async function readProjectSettings(ctx: LoaderContext, cwd: string): Prom
       projectDir: loaded.projectDir,
       globalSettings: loaded.globalSettings,
       projectSettings: loaded.projectSettings,
+      globalSettingsRead: true,
     };
   } catch (error) {
     return {

@@ -1,9 +1,22 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectDirName, SessionFile, sessionsRoot } from "@knightcode/session-store";
 import { textReply } from "@knightcode/testkit";
+import { remapBranch } from "../src/session-creation.ts";
 import { createHarness } from "./support/harness.ts";
+
+/** Counts `fsyncSync` calls (files and directories) made while `run` runs. */
+async function countFsyncs<T>(run: () => Promise<T>): Promise<{ result: T; fsyncs: number }> {
+  const spy = spyOn(fs, "fsyncSync");
+  try {
+    const result = await run();
+    return { result, fsyncs: spy.mock.calls.length };
+  } finally {
+    spy.mockRestore();
+  }
+}
 
 const linesOf = (path: string) =>
   readFileSync(path, "utf8")
@@ -44,5 +57,81 @@ describe("fork copies", () => {
     expect(request.rawBody.includes("SUMMARY-OF-EVERYTHING")).toBe(true);
     expect(request.rawBody.includes("first question")).toBe(false);
     await h.waitFor((n) => n.method === "thread/turn/completed");
+  });
+});
+
+describe("first entries are written with the header", () => {
+  test("thread/start: settings entries follow the header in order, durable at two fsyncs", async () => {
+    await using h = await createHarness();
+    const { result: started, fsyncs } = await countFsyncs(() =>
+      h.manager.startThread(
+        { cwd: h.dir.cwd, model: { provider: h.model.provider, id: h.model.id }, name: "named" },
+        h.desktop(),
+      ),
+    );
+    // The transcript (header and entries together) and its directory; nothing else.
+    expect(fsyncs).toBe(2);
+    const lines = linesOf(started.thread.path!);
+    expect(lines.map((e) => e.type)).toEqual(["approval_mode", "model_change", "session_info"]);
+    expect(lines.map((e) => e.parentId)).toEqual([null, lines[0]!.id, lines[1]!.id]);
+    expect(lines[1]).toMatchObject({ provider: h.model.provider, modelId: h.model.id });
+    expect(lines[2]).toMatchObject({ name: "named" });
+    expect(started.thread.name).toBe("named");
+
+    // The loaded thread appends after them, and the file opens again after unload.
+    h.server.enqueue(textReply("ok"));
+    await h.manager.startTurn({ threadId: started.thread.id, text: "hi" }, h.desktop());
+    await h.waitFor((n) => n.method === "thread/turn/completed");
+    await h.manager.closeAll();
+    const reopened = await SessionFile.openReadOnly(started.thread.path!);
+    expect(reopened.entries.slice(0, 3).map((e) => e.id)).toEqual(lines.map((e) => e.id as string));
+    expect(reopened.entries.slice(3).some((e) => e.type === "turn_end")).toBe(true);
+    expect(reopened.skippedLines).toBe(0);
+  });
+
+  test("thread/fork: the copied branch and its name are written with the header at two fsyncs", async () => {
+    await using h = await createHarness();
+    const started = await h.manager.startThread({ cwd: h.dir.cwd, name: "src" }, h.desktop());
+    const { result: forked, fsyncs } = await countFsyncs(() =>
+      h.manager.forkThread({ threadId: started.thread.id }, h.desktop()),
+    );
+    expect(fsyncs).toBe(2);
+    const source = linesOf(started.thread.path!);
+    const copy = linesOf(forked.thread.path!);
+    expect(copy.map((e) => e.type)).toEqual([...source.map((e) => e.type), "session_info"]);
+    expect(copy.at(-1)).toMatchObject({ name: "src (fork)" });
+    expect(copy.map((e) => e.parentId)).toEqual([null, ...copy.slice(0, -1).map((e) => e.id)]);
+    expect(copy.map((e) => e.timestamp).slice(0, -1)).toEqual(source.map((e) => e.timestamp));
+  });
+
+  test("remapBranch gives fresh unique IDs and rewrites references, a self-reference to the copy itself", () => {
+    const entries = [
+      { type: "turn_start", id: "00000001", parentId: null, timestamp: "t", startedAt: 1 },
+      {
+        type: "turn_end",
+        id: "00000002",
+        parentId: "00000001",
+        timestamp: "t",
+        turnId: "00000001",
+        outcome: "completed",
+        completedAt: 2,
+      },
+      {
+        type: "compaction",
+        id: "00000003",
+        parentId: "00000002",
+        timestamp: "t",
+        summary: "s",
+        firstKeptEntryId: "00000003",
+        tokensBefore: 1,
+      },
+    ] as never;
+    const { entries: copies, ids } = remapBranch(entries);
+    const newIds = copies.map((e) => (e as { id: string }).id);
+    expect(new Set(newIds).size).toBe(3);
+    expect(newIds).toEqual(["00000001", "00000002", "00000003"].map((id) => ids.get(id)!));
+    expect(copies[1]).toMatchObject({ turnId: newIds[0] });
+    expect(copies[2]).toMatchObject({ firstKeptEntryId: newIds[2] });
+    for (const copy of copies) expect("parentId" in copy).toBe(false);
   });
 });

@@ -1,7 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { setProjectTrust } from "@knightcode/config";
+import * as fsPromises from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { resolveSessionDir, setProjectTrust } from "@knightcode/config";
+import { projectDirName } from "@knightcode/session-store";
 import { textReply } from "@knightcode/testkit";
 import { createThreadManager, staticModelSource } from "../src/index.ts";
 import { createHarness } from "./support/harness.ts";
@@ -80,6 +82,49 @@ describe("session directories", () => {
     const started = await h.manager.startThread({ cwd: h.dir.cwd }, h.terminal());
     expect(dirname(dirname(started.thread.path ?? ""))).toBe(join(h.dir.agentDir, "sessions"));
     expect(started.warnings.some((w) => w.source === "trust" && w.message.includes("sessionDir"))).toBe(true);
+  });
+});
+
+describe("a start reads the global settings once", () => {
+  test("a desktop thread's directory from the settings already read matches config's resolution", async () => {
+    for (const sessionDir of ["relative-sessions", undefined]) {
+      await using h = await createHarness();
+      const settings = sessionDir === undefined ? {} : { sessionDir };
+      await Bun.write(join(h.dir.agentDir, "settings.json"), JSON.stringify(settings));
+      const resolved = await resolveSessionDir({ agentDir: h.dir.agentDir, env: {} });
+      const started = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+      const expected =
+        resolved.source === "default" ? join(resolved.dir, projectDirName(h.dir.cwd)) : resolved.dir;
+      expect(dirname(started.thread.path ?? "")).toBe(expected);
+      if (sessionDir !== undefined) expect(expected).toBe(join(h.dir.agentDir, sessionDir));
+    }
+  });
+
+  test("a desktop start opens settings.json and the trust store once each", async () => {
+    await using h = await createHarness();
+    const globalDir = join(h.dir.root, "global-sessions");
+    await Bun.write(join(h.dir.agentDir, "settings.json"), JSON.stringify({ sessionDir: globalDir }));
+    const spy = spyOn(fsPromises, "open");
+    let opened: string[];
+    let started: Awaited<ReturnType<typeof h.manager.startThread>>;
+    try {
+      started = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+      opened = spy.mock.calls.map((call) => String(call[0]));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(dirname(started.thread.path ?? "")).toBe(globalDir);
+    expect(opened.filter((path) => path === join(h.dir.agentDir, "settings.json"))).toHaveLength(1);
+    expect(opened.filter((path) => basename(path) === "trusted-projects.json")).toHaveLength(1);
+  });
+
+  test("malformed global settings: the default directory, and the settings warning once", async () => {
+    await using h = await createHarness();
+    await Bun.write(join(h.dir.agentDir, "settings.json"), "{ not json");
+    const started = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    expect(dirname(dirname(started.thread.path ?? ""))).toBe(join(h.dir.agentDir, "sessions"));
+    const settingsWarnings = started.warnings.filter((w) => w.source === "settings");
+    expect(settingsWarnings).toHaveLength(1);
   });
 });
 
