@@ -4,21 +4,10 @@
  * result as captured when an operation starts.
  */
 
-/** The three compaction settings, already resolved for the model in use. */
-export interface CompactionSettings {
-  enabled: boolean;
-  /** Room left for the model's response; compaction triggers inside it. */
-  reserveTokens: number;
-  /** Roughly how many recent tokens stay verbatim after a compaction. */
-  keepRecentTokens: number;
-}
+import type { CompactionSettings } from "@knightcode/config";
 
-/** The defaults the spec names. */
-export const DEFAULT_COMPACTION_SETTINGS: Readonly<CompactionSettings> = Object.freeze({
-  enabled: true,
-  reserveTokens: 16384,
-  keepRecentTokens: 20000,
-});
+// One definition of the settings and their spec defaults: the config package's.
+export { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "@knightcode/config";
 
 /** True when the context has crossed `contextWindow - reserveTokens` and compaction is enabled. */
 export function shouldCompact(
