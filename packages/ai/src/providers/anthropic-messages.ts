@@ -19,9 +19,8 @@ import type {
 } from "../types.ts";
 import { anthropicClient } from "./sdk.ts";
 import {
-  mergedHeaders,
+  clientSettings,
   requestSignal,
-  requireApiKey,
   runProvider,
   sendableMessages,
   toolResultText,
@@ -161,13 +160,7 @@ export function streamAnthropicMessages(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    // The SDK is loaded on the first request (once per process) and the client is reused
-    // while the base URL, key and headers stay the same.
-    const { client, sdk } = await anthropicClient({
-      apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.anthropic),
-      baseURL: model.baseUrl ?? VENDOR_BASE_URLS.anthropic,
-      defaultHeaders: mergedHeaders(model, options),
-    });
+    const { client, sdk } = await anthropicClient(clientSettings(model, options, VENDOR_BASE_URLS.anthropic));
     const blocks = new Map<number, number>();
     let stopReason: string | null | undefined;
     let stopped = false;

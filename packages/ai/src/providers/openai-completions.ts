@@ -9,8 +9,7 @@ import { effectiveThinkingLevel, openaiReasoningEffort } from "../thinking.ts";
 import type { AssistantMessageStream, Context, ImageContent, Model, StreamOptions } from "../types.ts";
 import { openAIClient } from "./sdk.ts";
 import {
-  mergedHeaders,
-  requireApiKey,
+  clientSettings,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -117,13 +116,10 @@ export function streamOpenAICompletions(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    // The SDK is loaded on the first request (once per process) and the client is reused
-    // while the API, base URL, key and headers stay the same.
-    const { client, sdk } = await openAIClient("openai-completions", {
-      apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.openai),
-      baseURL: model.baseUrl ?? VENDOR_BASE_URLS.openai,
-      defaultHeaders: mergedHeaders(model, options),
-    });
+    const { client, sdk } = await openAIClient(
+      "openai-completions",
+      clientSettings(model, options, VENDOR_BASE_URLS.openai),
+    );
     // The SDK sends the request and raises its typed errors for a failed status; the body is
     // then read by our lean SSE reader, which is several times faster than the SDK's stream.
     const response = await client.chat.completions

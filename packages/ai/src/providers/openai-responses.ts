@@ -17,8 +17,7 @@ import type {
 } from "../types.ts";
 import { openAIClient } from "./sdk.ts";
 import {
-  mergedHeaders,
-  requireApiKey,
+  clientSettings,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -150,13 +149,10 @@ export function streamOpenAIResponses(
   options?: StreamOptions,
 ): AssistantMessageStream {
   return runProvider(model, options, async (builder) => {
-    // The SDK is loaded on the first request (once per process) and the client is reused
-    // while the API, base URL, key and headers stay the same.
-    const { client, sdk } = await openAIClient("openai-responses", {
-      apiKey: requireApiKey(model, options, VENDOR_BASE_URLS.openai),
-      baseURL: model.baseUrl ?? VENDOR_BASE_URLS.openai,
-      defaultHeaders: mergedHeaders(model, options),
-    });
+    const { client, sdk } = await openAIClient(
+      "openai-responses",
+      clientSettings(model, options, VENDOR_BASE_URLS.openai),
+    );
     // The SDK sends the request and raises its typed errors for a failed status; the body is
     // then read by our lean SSE reader, which is several times faster than the SDK's stream.
     const response = await client.responses

@@ -11,6 +11,7 @@ import type {
   TextContent,
   ToolResultMessage,
 } from "../types.ts";
+import type { ClientSettings } from "./sdk.ts";
 
 /** Default endpoints for vendors whose key is mandatory. */
 export const VENDOR_BASE_URLS = {
@@ -162,6 +163,23 @@ export function toolImagesLabel(result: ToolResultImages): string {
 /** Merges model and per-request headers, per-request winning. */
 export function mergedHeaders(model: Model, options: StreamOptions | undefined): Record<string, string> {
   return { ...model.headers, ...options?.headers };
+}
+
+/**
+ * SDK client settings for `model`: its key (required for the vendor's own URL), base URL
+ * and merged headers. The SDK loads on the first request and the client is reused while
+ * these stay the same (see sdk.ts).
+ */
+export function clientSettings(
+  model: Model,
+  options: StreamOptions | undefined,
+  vendorUrl: string,
+): ClientSettings {
+  return {
+    apiKey: requireApiKey(model, options, vendorUrl),
+    baseURL: model.baseUrl ?? vendorUrl,
+    defaultHeaders: mergedHeaders(model, options),
+  };
 }
 
 /**
