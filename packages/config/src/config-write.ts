@@ -5,15 +5,9 @@
  * that lock, and the returned version is read back from disk afterwards.
  */
 import { deleteAtPath, findForbiddenKey, isPlainObject, parseDottedKey, setAtPath } from "./dotted-key.ts";
-import { configConflict, invalidParams, storageFailure } from "./errors.ts";
+import { configConflict, invalidParams } from "./errors.ts";
 import { withFileLock } from "./file-lock.ts";
-import {
-  describeParseLocation,
-  formatJson,
-  parseJsonObject,
-  readRawFile,
-  writeFileAtomic,
-} from "./json-file.ts";
+import { formatJson, objectToRewrite, readRawFile, writeFileAtomic } from "./json-file.ts";
 import type { SettingsScope } from "./merge.ts";
 import { migrateSettings } from "./migrations.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
@@ -52,17 +46,7 @@ export async function writeConfig(options: WriteConfigOptions): Promise<ConfigWr
       if (expectedVersion !== undefined && expectedVersion !== file.version) {
         throw configConflict(file.version);
       }
-      let settings: Record<string, unknown> = {};
-      if (file.raw !== null) {
-        const parsed = parseJsonObject(file.raw);
-        if (!parsed.ok) {
-          const where = describeParseLocation(parsed.failure);
-          throw storageFailure(
-            `Refusing to overwrite unparseable ${path}${where}: ${parsed.failure.message}`,
-          );
-        }
-        settings = parsed.value;
-      }
+      const settings = objectToRewrite(file);
       const migrated = migrateSettings(settings);
       if (value === null) {
         // Deleting what is not there leaves the file (and its version) exactly as it was.

@@ -5,11 +5,11 @@
  * per-file queue and lock. Reading auth.json for the model registry is the ai package's.
  */
 import { FORBIDDEN_SEGMENTS, findForbiddenKey } from "./dotted-key.ts";
-import { invalidParams, storageFailure } from "./errors.ts";
+import { invalidParams } from "./errors.ts";
 import { withFileLock } from "./file-lock.ts";
 import {
-  describeParseLocation,
   formatJson,
+  objectToRewrite,
   parseFailureWarning,
   parseJsonObject,
   readRawFile,
@@ -74,17 +74,7 @@ async function updateSecretFile(path: string, edit: (data: Record<string, unknow
   await enqueueFileWrite(path, () =>
     withFileLock(path, async () => {
       const file = await readRawFile(path);
-      let data: Record<string, unknown> = {};
-      if (file.raw !== null) {
-        const parsed = parseJsonObject(file.raw);
-        if (!parsed.ok) {
-          const where = describeParseLocation(parsed.failure);
-          throw storageFailure(
-            `Refusing to overwrite unparseable ${path}${where}: ${parsed.failure.message}`,
-          );
-        }
-        data = parsed.value;
-      }
+      const data = objectToRewrite(file);
       edit(data);
       await writeFileAtomic(path, formatJson(data), SECRET_FILE_MODE);
     }),

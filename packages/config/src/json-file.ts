@@ -97,6 +97,18 @@ export function parseJsonObject(raw: string): JsonObjectParse {
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/**
+ * The object a read-modify-write starts from: `{}` for an absent file. Content that does
+ * not parse as a JSON object is refused with `internal` and never replaced.
+ */
+export function objectToRewrite(file: RawFile): Record<string, unknown> {
+  if (file.raw === null) return {};
+  const parsed = parseJsonObject(file.raw);
+  if (parsed.ok) return parsed.value;
+  const where = describeParseLocation(parsed.failure);
+  throw storageFailure(`Refusing to overwrite unparseable ${file.path}${where}: ${parsed.failure.message}`);
+}
+
 /** A parse failure as a `source: "settings"` warning carrying the path and, when known, line and column. */
 export function parseFailureWarning(path: string, failure: JsonParseFailure): ConfigWarning {
   const warning: ConfigWarning = {
