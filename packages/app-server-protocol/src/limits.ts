@@ -24,5 +24,11 @@ export const MAX_LISTING_RESPONSE_BYTES = 1024 * 1024;
 /** Largest turn, item, tool input or output sent inline; larger values become payload references. */
 export const MAX_INLINE_VALUE_BYTES = 64 * 1024;
 
+/**
+ * Room assumed for a response's `{"id":…,"result":…}` envelope when sizing history and list
+ * pages before the real request id is known; the server then bounds each line exactly.
+ */
+export const RESPONSE_ENVELOPE_RESERVE_BYTES = 8 * 1024;
+
 /** Turns per history page. */
 export const HISTORY_PAGE_TURNS = 50;

@@ -9,6 +9,7 @@ import {
   classifyMessage,
   ERROR_CODES,
   type InitializeParams,
+  MAX_LINE_BYTES,
   type Message,
   type RequestId,
   type ServerNotification,
@@ -242,7 +243,7 @@ export class Connection {
       this.notifyConnection("error", {
         code: "lineTooLong",
         message: error.message,
-        data: { limitBytes: (error as { limitBytes?: number }).limitBytes ?? 64 * 1024 * 1024 },
+        data: { limitBytes: (error as { limitBytes?: number }).limitBytes ?? MAX_LINE_BYTES },
       });
     } else if (kind === "unparseable") {
       this.sendResponse({ id: null, error: new AppServerError("parseError", error.message).toWire() });

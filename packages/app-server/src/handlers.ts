@@ -14,7 +14,12 @@ import {
 import type { Caller, ThreadManagerApi } from "@knightcode/thread-manager";
 import { FollowedResult } from "./connection.ts";
 import type { FileSearch } from "./file-search.ts";
-import { envelopeBytes, type LargeValues, RESPONSE_LIMIT_BYTES } from "./large-values.ts";
+import {
+  ENVELOPE_RESERVE_BYTES,
+  envelopeBytes,
+  type LargeValues,
+  RESPONSE_LIMIT_BYTES,
+} from "./large-values.ts";
 import { PayloadReadError, type PayloadSpool } from "./payload-spool.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
 
@@ -81,7 +86,7 @@ function idTooLarge(bytes: number): AppServerError {
  * for any result (checked before the manager does any work).
  */
 function envelopeOf(request: RequestInfo | undefined): number {
-  if (request === undefined) return 8 * 1024;
+  if (request === undefined) return ENVELOPE_RESERVE_BYTES;
   const bytes = envelopeBytes(request.id);
   // the smallest result of any bounded method, `{"threads":[]}`, takes 14 bytes
   if (bytes + 14 > RESPONSE_LIMIT_BYTES) throw idTooLarge(bytes);

@@ -4,6 +4,7 @@
  * including the response envelope. The ThreadManager returns whole values; only this
  * module decides what travels by reference.
  */
+
 import type {
   ItemToolCallRequestApprovalParams,
   PayloadRef,
@@ -14,18 +15,23 @@ import type {
   Turn,
   Warning,
 } from "@knightcode/app-server-protocol";
+import {
+  MAX_INLINE_VALUE_BYTES,
+  MAX_LISTING_RESPONSE_BYTES,
+  RESPONSE_ENVELOPE_RESERVE_BYTES,
+} from "@knightcode/app-server-protocol";
 import type { PayloadSpool } from "./payload-spool.ts";
 
 /** Largest inline turn, item, tool input or tool output, in UTF-8 bytes of JSON. */
-export const INLINE_LIMIT_BYTES = 64 * 1024;
+export const INLINE_LIMIT_BYTES = MAX_INLINE_VALUE_BYTES;
 /** Largest history or list response, envelope included. */
-export const RESPONSE_LIMIT_BYTES = 1024 * 1024;
+export const RESPONSE_LIMIT_BYTES = MAX_LISTING_RESPONSE_BYTES;
 /**
  * Room assumed for `{"id":…,"result":…}` when the caller does not pass the exact
  * envelope size (legacy callers of `page`/`listFit`). The server passes the measured
  * envelope of each request ({@link envelopeBytes}), so its responses are bounded exactly.
  */
-export const ENVELOPE_RESERVE_BYTES = 8 * 1024;
+export const ENVELOPE_RESERVE_BYTES = RESPONSE_ENVELOPE_RESERVE_BYTES;
 
 const byteLength = (json: string): number => Buffer.byteLength(json, "utf8");
 

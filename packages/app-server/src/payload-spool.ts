@@ -8,9 +8,10 @@ import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PAYLOAD_CHUNK_BYTES } from "@knightcode/app-server-protocol";
 
 /** Chunk size before base64 encoding, per the spec's limits. */
-export const PAYLOAD_CHUNK_BYTES = 48 * 1024;
+export { PAYLOAD_CHUNK_BYTES };
 /** References expire after this long without access. */
 export const PAYLOAD_TTL_MS = 30 * 60 * 1000;
 

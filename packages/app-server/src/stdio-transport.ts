@@ -8,13 +8,14 @@
 import {
   DEFAULT_MAX_LINE_BYTES,
   LineDecoder,
+  MAX_PENDING_OUTPUT_BYTES,
   type Message,
   type Transport,
   TransportClosedError,
 } from "@knightcode/app-server-protocol";
 
 /** Unread output, in bytes, at which the connection is aborted. */
-export const MAX_PENDING_OUTPUT_BYTES = 64 * 1024 * 1024;
+export { MAX_PENDING_OUTPUT_BYTES };
 
 /** A byte source: a Node readable (process.stdin) or any async iterable of chunks. */
 export type ByteSource = AsyncIterable<Uint8Array | string> & {

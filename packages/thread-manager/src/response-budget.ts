@@ -9,12 +9,13 @@
 import {
   MAX_INLINE_VALUE_BYTES,
   MAX_LISTING_RESPONSE_BYTES,
+  RESPONSE_ENVELOPE_RESERVE_BYTES,
   type ThreadItem,
 } from "@knightcode/app-server-protocol";
 import type { Turn } from "./shapes.ts";
 
-/** Room the app server keeps for `{"id":…,"result":…}` (its `ENVELOPE_RESERVE_BYTES`). */
-export const RESPONSE_ENVELOPE_RESERVE_BYTES = 8 * 1024;
+/** Room the app server keeps for `{"id":…,"result":…}`: the protocol's shared reserve. */
+export { RESPONSE_ENVELOPE_RESERVE_BYTES };
 
 /** The largest payload reference (its ID is at most 128 characters). */
 const LARGEST_REF = { type: "payloadRef", id: "x".repeat(128), byteLength: Number.MAX_SAFE_INTEGER };
