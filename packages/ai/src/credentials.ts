@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { BUILT_IN_PROVIDER_ENV } from "./catalog.ts";
+import { SignatureCache } from "./file-signature.ts";
 
 /** A problem with credentials configuration (unreadable auth.json, failing `!command`). */
 export class CredentialError extends Error {
@@ -49,14 +50,23 @@ type AuthEntry = string | { type?: string; key?: string };
 export class CredentialResolver {
   readonly authPath: string;
   private readonly env: Env;
+  private readonly authFile: SignatureCache<Record<string, AuthEntry>>;
 
   constructor(options: { agentDir: string; env?: Env }) {
     this.authPath = join(options.agentDir, "auth.json");
+    this.authFile = new SignatureCache(this.authPath);
     this.env = options.env ?? process.env;
   }
 
-  /** The saved entries; a missing file is empty, a malformed one is an error. */
+  /**
+   * The saved entries; a missing file is empty, a malformed one is an error. The parse is
+   * kept while one `stat` shows the file unchanged; callers get a copy they may change.
+   */
   async readAuth(): Promise<Record<string, AuthEntry>> {
+    return { ...(await this.authFile.get(() => this.parseAuthFile())) };
+  }
+
+  private async parseAuthFile(): Promise<Record<string, AuthEntry>> {
     let text: string;
     try {
       text = await readFile(this.authPath, "utf8");

@@ -1,19 +1,25 @@
 import { join } from "node:path";
 import { BUILT_IN_MODELS, BUILT_IN_PROVIDER_ENV, PREFERRED_DEFAULTS } from "./catalog.ts";
 import { CredentialResolver } from "./credentials.ts";
+import { SignatureCache } from "./file-signature.ts";
 import { applyProviderConfig, type ProviderConfig, readModelsConfig } from "./models-config.ts";
 import { DEMO_MODEL } from "./providers/demo.ts";
 import type { Model } from "./types.ts";
 
 /**
  * Built-in models merged with `<agent-dir>/models.json` and providers registered at runtime
- * (extensions). `models.json` is re-read on every `list()` so edits apply without a restart.
+ * (extensions). Every `list()` checks `models.json` so edits apply without a restart; while
+ * one `stat` shows the file unchanged (and no provider was registered since), the last
+ * merged list is reused rather than re-read and re-merged.
  */
 export class ModelRegistry {
   readonly modelsJsonPath: string;
   readonly credentials: CredentialResolver;
   private readonly runtime = new Map<string, ProviderConfig>();
   private configs = new Map<string, ProviderConfig>();
+  private readonly listing: SignatureCache<Model[]>;
+  /** Bumped by (un)registering a runtime provider: part of the listing's cache key. */
+  private runtimeVersion = 0;
 
   constructor(options: {
     agentDir: string;
@@ -21,21 +27,28 @@ export class ModelRegistry {
     credentials?: CredentialResolver;
   }) {
     this.modelsJsonPath = join(options.agentDir, "models.json");
+    this.listing = new SignatureCache(this.modelsJsonPath);
     this.credentials = options.credentials ?? new CredentialResolver(options);
   }
 
   /** Registers (or replaces) a provider from code, applied after `models.json`. */
   registerProvider(config: ProviderConfig): void {
     this.runtime.set(config.name, config);
+    this.runtimeVersion++;
   }
 
   /** Removes a provider registered with `registerProvider`. */
   unregisterProvider(name: string): void {
     this.runtime.delete(name);
+    this.runtimeVersion++;
   }
 
   /** Every known model; throws `ModelsConfigError` when models.json is malformed. */
-  async list(): Promise<Model[]> {
+  list(): Promise<Model[]> {
+    return this.listing.get(() => this.merge(), String(this.runtimeVersion));
+  }
+
+  private async merge(): Promise<Model[]> {
     const fileConfigs = await readModelsConfig(this.modelsJsonPath);
     let models: Model[] = [...BUILT_IN_MODELS];
     const configs = new Map<string, ProviderConfig>();

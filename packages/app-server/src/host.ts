@@ -6,7 +6,7 @@
  * child-process servers differ only in transport.
  */
 
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import {
   type AnyAgentTool,
   createBashTool,
@@ -20,7 +20,6 @@ import {
 } from "@knightcode/agent";
 import {
   BUILT_IN_PROVIDER_ENV,
-  CredentialResolver,
   defaultModel,
   type Model,
   ModelRegistry,
@@ -90,100 +89,12 @@ export const unloadedExtensionsHostFactory: ExtensionHostFactory = async (option
   return { ...host, warnings: [...host.warnings, ...warnings] };
 };
 
-/**
- * The model registry with its merged list kept while `models.json` is unchanged. The
- * registry re-reads and re-merges `models.json` on every `list()` (so edits apply without
- * a restart), and every `find`, `available` and `getApiKey` lists afresh: twice per
- * `thread/start`. Here one `stat` decides: the same file (inode, size, mtime, ctime,
- * unchanged for a second) or the same absence reuses the last list; any change, or a
- * failed read, lists afresh.
- */
-export class CachedModelRegistry extends ModelRegistry {
-  private cached: { signature: string; models: Promise<Model[]> } | undefined;
-
-  override async list(): Promise<Model[]> {
-    const signature = fileSignature(this.modelsJsonPath);
-    if (signature !== undefined && this.cached?.signature === signature) return this.cached.models;
-    const models = super.list();
-    if (signature !== undefined) {
-      const entry = { signature, models };
-      this.cached = entry;
-      // a malformed or unreadable file is reported on every call, never remembered
-      models.catch(() => {
-        if (this.cached === entry) this.cached = undefined;
-      });
-    }
-    return models;
-  }
-
-  /** Forgets the cached list (a provider registered at runtime changes it too). */
-  invalidate(): void {
-    this.cached = undefined;
-  }
-
-  override registerProvider(config: Parameters<ModelRegistry["registerProvider"]>[0]): void {
-    super.registerProvider(config);
-    this.cached = undefined;
-  }
-
-  override unregisterProvider(name: string): void {
-    super.unregisterProvider(name);
-    this.cached = undefined;
-  }
-}
-
-/**
- * Credentials with the parsed `auth.json` kept while the file is unchanged (same stat
- * signature as for `models.json`). The resolver reads and parses the file for every
- * provider it is asked about: six reads per `thread/start` that picks the default model.
- * `!command` keys still run on every lookup, and a malformed file is an error every time.
- */
-export class CachedCredentialResolver extends CredentialResolver {
-  private cached: { signature: string; auth: ReturnType<CredentialResolver["readAuth"]> } | undefined;
-
-  override async readAuth(): ReturnType<CredentialResolver["readAuth"]> {
-    const signature = fileSignature(this.authPath);
-    if (signature === undefined) return super.readAuth();
-    let entry = this.cached;
-    if (entry?.signature !== signature) {
-      const fresh = { signature, auth: super.readAuth() };
-      entry = fresh;
-      this.cached = fresh;
-      fresh.auth.catch(() => {
-        if (this.cached === fresh) this.cached = undefined;
-      });
-    }
-    // a copy: a caller adding an entry before writing the file must not change the cache
-    return { ...(await entry.auth) };
-  }
-}
-
-/**
- * `inode:size:mtime:ctime` of a file, `missing` when there is none; undefined when stat
- * fails otherwise, or when the file changed in the last second: file timestamps advance
- * in clock ticks, so two same-size writes within one tick could share a signature, and a
- * file that recent is read afresh instead. Synchronous on purpose: one metadata lookup
- * takes microseconds, far less than a round trip through the thread pool.
- */
-function fileSignature(path: string): string | undefined {
-  try {
-    const s = statSync(path, { bigint: true });
-    if (BigInt(Date.now() - 1000) * 1_000_000n < s.mtimeNs) return undefined;
-    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch (error) {
-    return (error as { code?: string }).code === "ENOENT" ? "missing" : undefined;
-  }
-}
-
 /** Builds the ThreadManager and services for one agent dir. */
 export async function createServerHost(options: ServerHostOptions = {}): Promise<ServerHost> {
   const env = options.env ?? process.env;
   const agentDir = options.agentDir ?? resolveAgentDir(env);
-  const registry = new CachedModelRegistry({
-    agentDir,
-    env,
-    credentials: new CachedCredentialResolver({ agentDir, env }),
-  });
+  // The registry and credentials keep their parses while one stat shows the files unchanged.
+  const registry = new ModelRegistry({ agentDir, env });
   const preferred = async (): Promise<{ provider?: string; modelId?: string }> => {
     try {
       const { settings } = await readConfig({ agentDir });

@@ -1,12 +1,12 @@
 /**
- * The host's registry and credentials keep what they parsed while `models.json` and
- * `auth.json` are unchanged, and see every change (edit, replace, removal) at once.
+ * The registry and credentials keep what they parsed while `models.json` and `auth.json`
+ * are unchanged, and see every change (edit, replace, removal) at once.
  */
 import { describe, expect, test } from "bun:test";
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempAgentDir } from "@knightcode/testkit";
-import { CachedCredentialResolver, CachedModelRegistry } from "../src/host.ts";
+import { CredentialResolver, ModelRegistry } from "../src/index.ts";
 
 const modelsJson = (id: string) =>
   JSON.stringify({
@@ -19,11 +19,11 @@ const modelsJson = (id: string) =>
     },
   });
 
-describe("host caches", () => {
-  test("CachedModelRegistry lists afresh whenever models.json changes, and reports a malformed file every time", async () => {
+describe("file caches", () => {
+  test("ModelRegistry lists afresh whenever models.json changes, and reports a malformed file every time", async () => {
     await using agent = await tempAgentDir({});
     const path = join(agent.agentDir, "models.json");
-    const registry = new CachedModelRegistry({ agentDir: agent.agentDir, env: {} });
+    const registry = new ModelRegistry({ agentDir: agent.agentDir, env: {} });
     const builtIn = (await registry.list()).length;
     expect(await registry.find("local", "one")).toBeUndefined();
 
@@ -47,10 +47,32 @@ describe("host caches", () => {
     expect((await registry.list()).length).toBe(builtIn);
   });
 
-  test("CachedCredentialResolver sees auth.json edits and hands out copies", async () => {
+  test("registering a provider at runtime is seen by the next list even with models.json unchanged", async () => {
+    await using agent = await tempAgentDir({});
+    const path = join(agent.agentDir, "models.json");
+    writeFileSync(path, modelsJson("one"));
+    utimesSync(path, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const registry = new ModelRegistry({ agentDir: agent.agentDir, env: {} });
+    const before = await registry.list();
+    expect(await registry.list()).toBe(before);
+    registry.registerProvider({
+      name: "ext",
+      baseUrl: "http://127.0.0.1:1/v1",
+      api: "openai-completions",
+      models: [
+        { id: "x", name: "x", reasoning: false, input: ["text"], contextWindow: 1000, maxTokens: 100 },
+      ],
+    } as Parameters<ModelRegistry["registerProvider"]>[0]);
+    expect((await registry.find("ext", "x"))?.id).toBe("x");
+    registry.unregisterProvider("ext");
+    expect(await registry.find("ext", "x")).toBeUndefined();
+    expect((await registry.find("local", "one"))?.id).toBe("one");
+  });
+
+  test("CredentialResolver sees auth.json edits and hands out copies", async () => {
     await using agent = await tempAgentDir({});
     const path = join(agent.agentDir, "auth.json");
-    const credentials = new CachedCredentialResolver({ agentDir: agent.agentDir, env: {} });
+    const credentials = new CredentialResolver({ agentDir: agent.agentDir, env: {} });
     expect(await credentials.getApiKey("anthropic")).toBeUndefined();
 
     writeFileSync(path, JSON.stringify({ anthropic: "key-1" }));
