@@ -225,6 +225,7 @@ export const WarningSource = Type.Union([
   Type.Literal("extension"),
   Type.Literal("trust"),
   Type.Literal("server"),
+  Type.Literal("mcp"),
 ]);
 
 export const Warning = Type.Object({
@@ -290,3 +291,88 @@ export const AccountStatus = Type.Object({
   ),
 });
 export type AccountStatus = Static<typeof AccountStatus>;
+
+/** What an MCP server config shares, whatever its transport. */
+const McpServerCommon = {
+  /** `false` keeps the server configured but never started. Default true. */
+  enabled: Type.Optional(Type.Boolean()),
+  /** Allow-list of the server's tool names (as the server names them); absent means all. */
+  tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1024 })),
+  /** How long connecting and `initialize` may take. Default 30,000. */
+  startTimeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 600_000 })),
+};
+
+const StringMap = Type.Record(Type.String(), Type.String(), { maxProperties: 256 });
+
+/** An MCP server KnightCode starts as a child process and speaks to over stdio. */
+export const McpStdioServerConfig = Type.Object(
+  {
+    command: Type.String({ minLength: 1, maxLength: 4096 }),
+    args: Type.Optional(Type.Array(Type.String({ maxLength: 65_536 }), { maxItems: 1024 })),
+    /** The only variables the server gets besides PATH, HOME and LANG. */
+    env: Type.Optional(StringMap),
+    /** Relative paths resolve against the thread's cwd. Default: the thread's cwd. */
+    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    ...McpServerCommon,
+  },
+  { additionalProperties: false },
+);
+export type McpStdioServerConfig = Static<typeof McpStdioServerConfig>;
+
+/** An MCP server reached over the streamable-HTTP transport. */
+export const McpHttpServerConfig = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 8192 }),
+    headers: Type.Optional(StringMap),
+    ...McpServerCommon,
+  },
+  { additionalProperties: false },
+);
+export type McpHttpServerConfig = Static<typeof McpHttpServerConfig>;
+
+export const McpServerConfig = Type.Union([McpStdioServerConfig, McpHttpServerConfig]);
+export type McpServerConfig = Static<typeof McpServerConfig>;
+
+/** MCP servers keyed by name, as in the `mcpServers` setting. */
+export const McpServers = Type.Record(
+  Type.String({ pattern: "^[^\\u0000-\\u001f]{1,128}$" }),
+  McpServerConfig,
+  {
+    additionalProperties: false,
+    maxProperties: 64,
+  },
+);
+export type McpServers = Static<typeof McpServers>;
+
+/** One tool of an MCP server, under the name the model calls it by. */
+export const McpToolInfo = Type.Object({
+  /** The agent tool name, `mcp__<server>__<tool>`. */
+  name: Type.String(),
+  /** The tool's name on its server. */
+  serverToolName: Type.String(),
+  description: Type.Optional(Type.String()),
+});
+export type McpToolInfo = Static<typeof McpToolInfo>;
+
+export const McpServerState = Type.Union([
+  Type.Literal("disabled"),
+  Type.Literal("notStarted"),
+  Type.Literal("starting"),
+  Type.Literal("ready"),
+  Type.Literal("failed"),
+  Type.Literal("stopped"),
+]);
+export type McpServerState = Static<typeof McpServerState>;
+
+/** A configured MCP server as `mcpServer/list` reports it. */
+export const McpServerStatus = Type.Object({
+  name: Type.String(),
+  transport: Type.Union([Type.Literal("stdio"), Type.Literal("http")]),
+  /** Where the config came from: a settings scope, or the client's `mcpServers` for this thread. */
+  origin: Type.Union([Type.Literal("global"), Type.Literal("project"), Type.Literal("thread")]),
+  state: McpServerState,
+  /** Why the server failed or stopped. */
+  error: Type.Optional(Type.String()),
+  tools: Type.Array(McpToolInfo),
+});
+export type McpServerStatus = Static<typeof McpServerStatus>;

@@ -4,6 +4,7 @@ import { THREAD_LIST_MAX_LIMIT } from "../limits.ts";
 import {
   ApprovalMode,
   Command,
+  McpServers,
   ModelRef,
   PayloadRef,
   ProtocolModel,
@@ -25,13 +26,20 @@ export const ThreadStartParams = Type.Object({
   model: Type.Optional(ModelRef),
   thinkingLevel: Type.Optional(ThinkingLevel),
   name: Type.Optional(Type.String({ maxLength: 512 })),
+  /** MCP servers for this thread only (an ACP editor's), over same-named settings servers. */
+  mcpServers: Type.Optional(McpServers),
 });
 export type ThreadStartParams = Static<typeof ThreadStartParams>;
 
 export const ThreadStartResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
 export type ThreadStartResult = Static<typeof ThreadStartResult>;
 
-export const ThreadResumeParams = Type.Object({ threadId: ThreadId, cursor: Type.Optional(Cursor) });
+export const ThreadResumeParams = Type.Object({
+  threadId: ThreadId,
+  cursor: Type.Optional(Cursor),
+  /** Replaces the thread's client-given MCP servers (see `thread/start`); absent keeps them. */
+  mcpServers: Type.Optional(McpServers),
+});
 export type ThreadResumeParams = Static<typeof ThreadResumeParams>;
 
 /** A history page: at most 50 turns, newest page first, chronological within the page. */
@@ -54,6 +62,8 @@ export type ThreadResumeResult = Static<typeof ThreadResumeResult>;
 export const ThreadForkParams = Type.Object({
   threadId: ThreadId,
   name: Type.Optional(Type.String({ maxLength: 512 })),
+  /** MCP servers for the fork only (see `thread/start`). */
+  mcpServers: Type.Optional(McpServers),
 });
 export type ThreadForkParams = Static<typeof ThreadForkParams>;
 
