@@ -1,45 +1,102 @@
-/** Command-line parsing for the `knightcode` binary. */
+/**
+ * Command-line parsing for the `knightcode` binary: a subcommand (`app-server`, `demo`)
+ * named first, otherwise the terminal agent with its flags and an optional prompt.
+ * Parsing is pure; `main.ts` dispatches on the result.
+ */
+import type { ApprovalMode, ModelRef, ThinkingLevel } from "@knightcode/app-server-protocol";
 
-/** Usage text, printed on stderr. */
+/** Usage text, printed on stdout for `--help`. */
 export const USAGE = `Usage:
+  knightcode [options] [prompt]
+      Start the interactive terminal agent in this directory, optionally with a first message.
+  knightcode -p [options] [prompt]
+      Print mode: run one turn, print the final answer on stdout and exit. The prompt may
+      also come from piped stdin. Exit code 1 when the turn fails.
   knightcode app-server [-e <extension>]... [--session-dir <dir>]
       Serve the JSON-lines app-server protocol on stdin/stdout.
-      -e, --extension <path>   load an extension in every thread (repeatable)
-      --session-dir <dir>      store sessions in <dir> (one flat directory)
   knightcode demo
       Start the app server and run a short scripted conversation with it.
-  knightcode --help | -h
+
+Options:
+  -p, --print                  one turn, answer on stdout, then exit
+  --mode text|json             with -p: json prints every protocol notification of the turn
+                               as one JSON line (default text)
+  -c, --continue               continue the latest session of this directory
+  -r, --resume                 pick a session to resume
+  --session <id|path>          open this session (thread ID or transcript file)
+  --model <provider/id>        model for a new session (or switch an opened one)
+  --thinking <level>           off|minimal|low|medium|high|xhigh
+  --approval-mode <mode>       ask|autoEdit|fullAccess (terminal default fullAccess)
+  -e, --extension <path>       load an extension (repeatable)
+  --session-dir <dir>          store sessions in <dir> (one flat directory)
+  --no-session                 write no session file at all
+  --version                    print the version and exit
+  -h, --help                   print this help and exit
 `;
+
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
+const APPROVAL_MODES: readonly ApprovalMode[] = ["ask", "autoEdit", "fullAccess"];
+
+/** What the terminal agent was asked to do. */
+export interface AgentOptions {
+  /** The positional prompt, words joined by spaces. */
+  prompt?: string;
+  print: boolean;
+  mode: "text" | "json";
+  continue: boolean;
+  resume: boolean;
+  session?: string;
+  model?: ModelRef;
+  thinking?: ThinkingLevel;
+  approvalMode?: ApprovalMode;
+  extensions: string[];
+  sessionDir?: string;
+  noSession: boolean;
+}
 
 /** A parsed command line. */
 export type Command =
   | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "agent"; options: AgentOptions }
   | { kind: "appServer"; extensions: string[]; sessionDir?: string }
   | { kind: "demo" }
   | { kind: "error"; message: string };
 
-/** Parses argv (without the runtime and script). Extension paths stay as given; the caller resolves them. */
+type Flag = { arg: string; name: string; inline: string | undefined };
+
+/** Splits `--name=value`; short flags and bare words pass as they are. */
+function splitFlag(arg: string): Flag {
+  const eq = arg.indexOf("=");
+  if (arg.startsWith("--") && eq > 0) return { arg, name: arg.slice(0, eq), inline: arg.slice(eq + 1) };
+  return { arg, name: arg, inline: undefined };
+}
+
+/** Parses argv (without the runtime and script). Paths stay as given; the caller resolves them. */
 export function parseArgs(argv: readonly string[]): Command {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h") return { kind: "help" };
-  if (rest.includes("--help") || rest.includes("-h")) return { kind: "help" };
-  if (command === "demo") {
-    return rest.length === 0
-      ? { kind: "demo" }
-      : { kind: "error", message: `demo takes no arguments: ${rest[0]}` };
+  if (argv.includes("--help") || argv.includes("-h")) return { kind: "help" };
+  const [first, ...rest] = argv;
+  switch (first) {
+    case "app-server":
+      return parseAppServer(rest);
+    case "demo":
+      return rest.length === 0
+        ? { kind: "demo" }
+        : { kind: "error", message: `demo takes no arguments: ${rest[0]}` };
+    default:
+      return parseAgent(argv);
   }
-  if (command !== "app-server") return { kind: "error", message: `unknown command '${command}'` };
+}
+
+function parseAppServer(rest: readonly string[]): Command {
   const extensions: string[] = [];
   let sessionDir: string | undefined;
   for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i]!;
-    const eq = arg.indexOf("=");
-    const [flag, inline] =
-      arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    if (flag === "-e" || flag === "--extension" || flag === "--session-dir") {
+    const { arg, name, inline } = splitFlag(rest[i]!);
+    if (name === "-e" || name === "--extension" || name === "--session-dir") {
       const value = inline ?? rest[++i];
-      if (value === undefined || value === "") return { kind: "error", message: `${flag} needs a value` };
-      if (flag === "--session-dir") sessionDir = value;
+      if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
+      if (name === "--session-dir") sessionDir = value;
       else extensions.push(value);
       continue;
     }
@@ -48,4 +105,125 @@ export function parseArgs(argv: readonly string[]): Command {
   return sessionDir === undefined
     ? { kind: "appServer", extensions }
     : { kind: "appServer", extensions, sessionDir };
+}
+
+const VALUE_FLAGS = new Set([
+  "--mode",
+  "--session",
+  "--model",
+  "--thinking",
+  "--approval-mode",
+  "-e",
+  "--extension",
+  "--session-dir",
+]);
+
+function parseAgent(argv: readonly string[]): Command {
+  const options: AgentOptions = {
+    print: false,
+    mode: "text",
+    continue: false,
+    resume: false,
+    extensions: [],
+    noSession: false,
+  };
+  const words: string[] = [];
+  let onlyWords = false;
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i]!;
+    if (onlyWords || !raw.startsWith("-") || raw === "-") {
+      words.push(raw);
+      continue;
+    }
+    if (raw === "--") {
+      onlyWords = true;
+      continue;
+    }
+    const { arg, name, inline } = splitFlag(raw);
+    if (VALUE_FLAGS.has(name)) {
+      const value = inline ?? argv[++i];
+      if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
+      const problem = applyValue(options, name, value);
+      if (problem !== undefined) return { kind: "error", message: problem };
+      continue;
+    }
+    if (inline !== undefined) return { kind: "error", message: `${name} takes no value` };
+    switch (name) {
+      case "-p":
+      case "--print":
+        options.print = true;
+        break;
+      case "-c":
+      case "--continue":
+        options.continue = true;
+        break;
+      case "-r":
+      case "--resume":
+        options.resume = true;
+        break;
+      case "--no-session":
+        options.noSession = true;
+        break;
+      case "--version":
+        return { kind: "version" };
+      default:
+        return { kind: "error", message: `unknown option '${arg}'` };
+    }
+  }
+  if (words.length > 0) options.prompt = words.join(" ");
+  const conflict = conflictOf(options);
+  return conflict === undefined ? { kind: "agent", options } : { kind: "error", message: conflict };
+}
+
+/** Stores one flag value, or says why it is not acceptable. */
+function applyValue(options: AgentOptions, name: string, value: string): string | undefined {
+  switch (name) {
+    case "--mode":
+      if (value !== "text" && value !== "json") return `--mode must be text or json, not '${value}'`;
+      options.mode = value;
+      return undefined;
+    case "--session":
+      options.session = value;
+      return undefined;
+    case "--model": {
+      const slash = value.indexOf("/");
+      if (slash <= 0 || slash === value.length - 1) {
+        return `--model must be <provider>/<id>, not '${value}'`;
+      }
+      options.model = { provider: value.slice(0, slash), id: value.slice(slash + 1) };
+      return undefined;
+    }
+    case "--thinking":
+      if (!(THINKING_LEVELS as readonly string[]).includes(value)) {
+        return `--thinking must be one of ${THINKING_LEVELS.join(", ")}, not '${value}'`;
+      }
+      options.thinking = value as ThinkingLevel;
+      return undefined;
+    case "--approval-mode":
+      if (!(APPROVAL_MODES as readonly string[]).includes(value)) {
+        return `--approval-mode must be one of ${APPROVAL_MODES.join(", ")}, not '${value}'`;
+      }
+      options.approvalMode = value as ApprovalMode;
+      return undefined;
+    case "--session-dir":
+      options.sessionDir = value;
+      return undefined;
+    default:
+      options.extensions.push(value);
+      return undefined;
+  }
+}
+
+/** Flags that cannot be combined. */
+function conflictOf(options: AgentOptions): string | undefined {
+  const pickers = [
+    options.continue ? "--continue" : undefined,
+    options.resume ? "--resume" : undefined,
+    options.session !== undefined ? "--session" : undefined,
+  ].filter((f) => f !== undefined);
+  if (pickers.length > 1) return `${pickers[0]} and ${pickers[1]} cannot be combined`;
+  if (options.noSession && pickers.length > 0) return `--no-session cannot be combined with ${pickers[0]}`;
+  if (options.mode === "json" && !options.print) return "--mode json needs -p/--print";
+  if (options.resume && options.print) return "--resume needs the interactive terminal, not -p";
+  return undefined;
 }

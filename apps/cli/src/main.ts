@@ -1,17 +1,28 @@
 #!/usr/bin/env bun
-/** The `knightcode` binary. */
+/** The `knightcode` binary: parse, then dispatch one command (subcommands load lazily). */
 import { parseArgs, USAGE } from "./args.ts";
+
+const VERSION = "0.1.0";
 
 const command = parseArgs(process.argv.slice(2));
 switch (command.kind) {
   case "help":
-    process.stderr.write(USAGE);
+    process.stdout.write(USAGE);
+    process.exit(0);
+    break;
+  case "version":
+    process.stdout.write(`knightcode ${VERSION}\n`);
     process.exit(0);
     break;
   case "error":
-    process.stderr.write(`knightcode: ${command.message}\n${USAGE}`);
+    process.stderr.write(`knightcode: ${command.message} (see knightcode --help)\n`);
     process.exit(2);
     break;
+  case "agent": {
+    const { runAgent } = await import("./agent-command.ts");
+    process.exit(await runAgent(command.options));
+    break;
+  }
   case "appServer": {
     const { runAppServer } = await import("./app-server-command.ts");
     await runAppServer(command);

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { parseArgs } from "../src/args.ts";
 
+const agent = (argv: string[]) => {
+  const command = parseArgs(argv);
+  if (command.kind !== "agent") throw new Error(`expected the agent, got ${JSON.stringify(command)}`);
+  return command.options;
+};
+
 describe("knightcode arguments", () => {
   test("app-server takes repeatable -e/--extension and --session-dir", () => {
     expect(
@@ -14,24 +20,101 @@ describe("knightcode arguments", () => {
         "--session-dir",
         "/s",
       ]),
-    ).toEqual({
-      kind: "appServer",
-      extensions: ["a.ts", "b.ts", "c.ts"],
-      sessionDir: "/s",
-    });
+    ).toEqual({ kind: "appServer", extensions: ["a.ts", "b.ts", "c.ts"], sessionDir: "/s" });
     expect(parseArgs(["app-server"])).toEqual({ kind: "appServer", extensions: [] });
   });
 
-  test("--help and -h anywhere mean help", () => {
-    expect(parseArgs([])).toEqual({ kind: "help" });
+  test("--help and -h anywhere mean help; --version means version", () => {
     expect(parseArgs(["-h"])).toEqual({ kind: "help" });
+    expect(parseArgs(["-p", "hi", "--help"])).toEqual({ kind: "help" });
     expect(parseArgs(["app-server", "--help"])).toEqual({ kind: "help" });
+    expect(parseArgs(["--version"])).toEqual({ kind: "version" });
   });
 
-  test("missing values and unknown options are errors", () => {
-    expect(parseArgs(["app-server", "-e"]).kind).toBe("error");
-    expect(parseArgs(["app-server", "--session-dir"]).kind).toBe("error");
-    expect(parseArgs(["app-server", "--frobnicate"]).kind).toBe("error");
-    expect(parseArgs(["launch"]).kind).toBe("error");
+  test("no arguments start the interactive agent with terminal defaults", () => {
+    expect(parseArgs([])).toEqual({
+      kind: "agent",
+      options: {
+        print: false,
+        mode: "text",
+        continue: false,
+        resume: false,
+        extensions: [],
+        noSession: false,
+      },
+    });
   });
+
+  test("every agent flag, in both spellings, lands in the options", () => {
+    expect(
+      agent([
+        "-p",
+        "--mode",
+        "json",
+        "--model=mock/m-1",
+        "--thinking",
+        "high",
+        "--approval-mode",
+        "ask",
+        "-e",
+        "x.ts",
+        "--extension",
+        "y.ts",
+        "--session-dir",
+        "/s",
+        "fix",
+        "the bug",
+      ]),
+    ).toEqual({
+      prompt: "fix the bug",
+      print: true,
+      mode: "json",
+      continue: false,
+      resume: false,
+      model: { provider: "mock", id: "m-1" },
+      thinking: "high",
+      approvalMode: "ask",
+      extensions: ["x.ts", "y.ts"],
+      sessionDir: "/s",
+      noSession: false,
+    });
+    expect(agent(["--print", "-c"]).continue).toBe(true);
+    expect(agent(["--continue"]).continue).toBe(true);
+    expect(agent(["-r"]).resume).toBe(true);
+    expect(agent(["--resume"]).resume).toBe(true);
+    expect(agent(["--session", "abc"]).session).toBe("abc");
+    expect(agent(["--no-session"]).noSession).toBe(true);
+    // a model ID may itself contain slashes
+    expect(agent(["--model", "openrouter/meta/llama"]).model).toEqual({
+      provider: "openrouter",
+      id: "meta/llama",
+    });
+    // after --, everything is prompt text
+    expect(agent(["--", "-p", "--x"]).prompt).toBe("-p --x");
+  });
+
+  const errors: [string[], string][] = [
+    [["--frobnicate"], "unknown option '--frobnicate'"],
+    [["-x"], "unknown option '-x'"],
+    [["--mode", "yaml", "-p"], "--mode must be text or json, not 'yaml'"],
+    [["--mode", "json"], "--mode json needs -p/--print"],
+    [["--thinking", "huge"], "--thinking must be one of off, minimal, low, medium, high, xhigh, not 'huge'"],
+    [["--approval-mode", "yolo"], "--approval-mode must be one of ask, autoEdit, fullAccess, not 'yolo'"],
+    [["--model", "no-slash"], "--model must be <provider>/<id>, not 'no-slash'"],
+    [["--model", "p/"], "--model must be <provider>/<id>, not 'p/'"],
+    [["--session"], "--session needs a value"],
+    [["--session-dir="], "--session-dir needs a value"],
+    [["--print=yes"], "--print takes no value"],
+    [["-c", "--session", "a"], "--continue and --session cannot be combined"],
+    [["--no-session", "-c"], "--no-session cannot be combined with --continue"],
+    [["-r", "-p"], "--resume needs the interactive terminal, not -p"],
+    [["app-server", "-e"], "-e needs a value"],
+    [["app-server", "--frobnicate"], "unknown option '--frobnicate'"],
+    [["demo", "x"], "demo takes no arguments: x"],
+  ];
+  for (const [argv, message] of errors) {
+    test(`${argv.join(" ")} is an error: ${message}`, () => {
+      expect(parseArgs(argv)).toEqual({ kind: "error", message });
+    });
+  }
 });

@@ -36,14 +36,36 @@ function demoProject(stdout: string): string {
 }
 
 describe("knightcode binary", () => {
-  for (const args of [["--help"], ["-h"], ["app-server", "--help"], ["app-server", "-h"]]) {
-    test(`${args.join(" ")} prints usage on stderr and exits 0 without serving`, async () => {
+  for (const args of [["--help"], ["-h"], ["app-server", "--help"], ["-p", "--help"]]) {
+    test(`${args.join(" ")} prints usage on stdout and exits 0 without serving`, async () => {
       const { stdout, stderr, code } = await run(args);
       expect(code).toBe(0);
-      expect(stdout).toBe("");
-      expect(stderr).toContain("knightcode app-server [-e <extension>]... [--session-dir <dir>]");
+      expect(stderr).toBe("");
+      expect(stdout).toContain("knightcode app-server [-e <extension>]... [--session-dir <dir>]");
+      for (const flag of [
+        "-p, --print",
+        "--mode text|json",
+        "-c, --continue",
+        "-r, --resume",
+        "--session <id|path>",
+        "--model <provider/id>",
+        "--thinking <level>",
+        "--approval-mode <mode>",
+        "-e, --extension <path>",
+        "--session-dir <dir>",
+        "--no-session",
+        "--version",
+        "-h, --help",
+      ]) {
+        expect(stdout).toContain(flag);
+      }
     });
   }
+
+  test("--version prints the version on stdout and exits 0", async () => {
+    const { stdout, stderr, code } = await run(["--version"]);
+    expect({ stdout, stderr, code }).toEqual({ stdout: "knightcode 0.1.0\n", stderr: "", code: 0 });
+  });
 
   test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
     const child = Bun.spawn([process.execPath, MAIN, "app-server", "-e", "x.ts", "-h"], {
@@ -61,16 +83,25 @@ describe("knightcode binary", () => {
     ]);
     child.stdin.end();
     expect(code).toBe(0);
-    expect(stdout).toBe("");
-    expect(stderr).toContain("Usage:");
+    // usage, and no protocol answer: the request was never read
+    expect(stdout).toContain("Usage:");
+    expect(stdout).not.toContain('"id":1');
     expect(stderr).not.toContain("shutting down");
   });
 
-  test("an unknown command exits 2 with usage", async () => {
-    const { stderr, code } = await run(["frobnicate"]);
-    expect(code).toBe(2);
-    expect(stderr).toContain("unknown command");
-  });
+  for (const [args, line] of [
+    [["--frobnicate"], "knightcode: unknown option '--frobnicate' (see knightcode --help)\n"],
+    [
+      ["-p", "--thinking", "huge", "hi"],
+      "knightcode: --thinking must be one of off, minimal, low, medium, high, xhigh, not 'huge' (see knightcode --help)\n",
+    ],
+    [["app-server", "--frobnicate"], "knightcode: unknown option '--frobnicate' (see knightcode --help)\n"],
+  ] as const) {
+    test(`${args.join(" ")}: one line on stderr, nothing on stdout, exit 2`, async () => {
+      const { stdout, stderr, code } = await run([...args]);
+      expect({ stdout, stderr, code }).toEqual({ stdout: "", stderr: line, code: 2 });
+    });
+  }
 
   test("demo runs a scripted conversation on the offline model: a streamed reply, a tool call, and a file write approved in ask mode", async () => {
     await using agent = await tempAgentDir();

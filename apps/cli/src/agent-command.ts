@@ -1,0 +1,77 @@
+/**
+ * The terminal agent: connects in-process, opens the thread the flags ask for, then
+ * runs print mode or the interactive UI. Piped stdin means print mode: the prompt (or
+ * its continuation) is what was piped.
+ */
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { AgentOptions } from "./args.ts";
+import { OpenThreadError, openThread } from "./open-thread.ts";
+import { runPrintTurn } from "./print-mode.ts";
+import { connectTerminalClient } from "./terminal-client.ts";
+
+/** Exit code for a usage problem found after parsing (same as a bad flag). */
+const USAGE_EXIT = 2;
+
+async function readPipedStdin(): Promise<string> {
+  if (process.stdin.isTTY === true) return "";
+  return (await new Response(Bun.stdin.stream()).text()).trim();
+}
+
+/** Prompt from the argument and piped stdin: the argument first, the piped text after it. */
+export function combinePrompt(argument: string | undefined, piped: string): string {
+  if (argument === undefined || argument === "") return piped;
+  return piped === "" ? argument : `${argument}\n\n${piped}`;
+}
+
+/** Runs the agent; resolves with the process exit code. */
+export async function runAgent(options: AgentOptions): Promise<number> {
+  const cwd = process.cwd();
+  const interactive = !options.print && process.stdin.isTTY === true;
+  let prompt = options.prompt;
+  if (!interactive) {
+    prompt = combinePrompt(options.prompt, await readPipedStdin());
+    if (prompt === "") {
+      process.stderr.write("knightcode: print mode needs a prompt (an argument or piped stdin)\n");
+      return USAGE_EXIT;
+    }
+  }
+  // a transcript given by path is found in its own folder
+  let sessionDir = options.sessionDir;
+  if (sessionDir === undefined && options.session?.endsWith(".jsonl") && existsSync(options.session)) {
+    sessionDir = dirname(resolve(cwd, options.session));
+  }
+  const connection = await connectTerminalClient({
+    cwd,
+    extensions: options.extensions,
+    ...(sessionDir === undefined ? {} : { sessionDir }),
+    noSession: options.noSession,
+    clientName: interactive ? "knightcode-tui" : "knightcode-print",
+  });
+  try {
+    if (interactive) {
+      const { runInteractive } = await import("./interactive/run-interactive.ts");
+      return await runInteractive(connection.client, cwd, options);
+    }
+    const opened = await openThread(connection.client, cwd, options);
+    for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);
+    return await runPrintTurn(connection.client, opened.thread.id, prompt ?? "", options.mode, {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
+  } catch (error) {
+    const message = error instanceof OpenThreadError ? error.message : describe(error);
+    process.stderr.write(`knightcode: ${message}\n`);
+    return 1;
+  } finally {
+    await connection.close();
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}

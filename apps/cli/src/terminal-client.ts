@@ -1,0 +1,63 @@
+/**
+ * The terminal agent's connection to the server: the same server code as
+ * `knightcode app-server`, reached through `createInProcessClient` as a terminal caller
+ * (threads default to `fullAccess`, a project `sessionDir` counts).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInProcessClient } from "@knightcode/app-server";
+import type { AppServerClient } from "@knightcode/app-server-protocol";
+import { startLazyHost } from "./lazy-host.ts";
+
+/** What the connection needs from the command line. */
+export interface TerminalClientOptions {
+  cwd: string;
+  extensions: readonly string[];
+  sessionDir?: string;
+  /** `--no-session`: transcripts go to a private temporary folder removed on close. */
+  noSession: boolean;
+  clientName: string;
+}
+
+/** A connected client plus the teardown that flushes sessions and releases the host. */
+export interface TerminalClient {
+  client: AppServerClient;
+  close(): Promise<void>;
+}
+
+/** Builds the host, connects and performs the handshake. */
+export async function connectTerminalClient(options: TerminalClientOptions): Promise<TerminalClient> {
+  // The store has no memory-only mode; a throwaway folder outside the agent and project
+  // dirs, removed on close, leaves nothing behind.
+  const scratch = options.noSession ? mkdtempSync(join(tmpdir(), "knightcode-no-session-")) : undefined;
+  const host = startLazyHost({
+    cwd: options.cwd,
+    extensions: options.extensions,
+    ...(scratch !== undefined
+      ? { sessionDir: scratch }
+      : options.sessionDir !== undefined
+        ? { sessionDir: options.sessionDir }
+        : {}),
+  });
+  const connection = await createInProcessClient({
+    ...host.serverOptions,
+    clientKind: "terminal",
+    clientInfo: { name: options.clientName, version: "0.1.0" },
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    client: connection.client,
+    close: () => {
+      closing ??= (async () => {
+        try {
+          await connection.close();
+          await host.dispose();
+        } finally {
+          if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+        }
+      })();
+      return closing;
+    },
+  };
+}
