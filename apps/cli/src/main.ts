@@ -1,8 +1,7 @@
 #!/usr/bin/env bun
 /** The `knightcode` binary: parse, then dispatch one command (subcommands load lazily). */
+import packageJson from "../package.json" with { type: "json" };
 import { parseArgs, USAGE } from "./args.ts";
-
-const VERSION = "0.1.0";
 
 const command = parseArgs(process.argv.slice(2));
 switch (command.kind) {
@@ -11,7 +10,7 @@ switch (command.kind) {
     process.exit(0);
     break;
   case "version":
-    process.stdout.write(`knightcode ${VERSION}\n`);
+    process.stdout.write(`knightcode ${packageJson.version}\n`);
     process.exit(0);
     break;
   case "error":

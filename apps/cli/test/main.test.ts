@@ -62,9 +62,10 @@ describe("knightcode binary", () => {
     });
   }
 
-  test("--version prints the version on stdout and exits 0", async () => {
+  test("--version prints the version from package.json on stdout and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dir, "..", "package.json"), "utf8"));
     const { stdout, stderr, code } = await run(["--version"]);
-    expect({ stdout, stderr, code }).toEqual({ stdout: "knightcode 0.1.0\n", stderr: "", code: 0 });
+    expect({ stdout, stderr, code }).toEqual({ stdout: `knightcode ${version}\n`, stderr: "", code: 0 });
   });
 
   test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
