@@ -12,7 +12,8 @@ import { parseSessionBytes } from "@knightcode/session-store";
 import { prepareCompaction } from "../src/prepare.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../src/settings.ts";
 
-const FIXTURES = join(import.meta.dir, "../../../../shared/fixtures/pi-sessions");
+/** Session files written by pi, copied into the repository so a clone tests on its own. */
+const FIXTURES = join(import.meta.dir, "../../../test/fixtures/pi-sessions");
 
 function plan(name: string) {
   const parsed = parseSessionBytes(readFileSync(join(FIXTURES, name)));

@@ -21,7 +21,8 @@ import {
 } from "../src/index.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
 
-const FIXTURES = join(import.meta.dir, "../../../../shared/fixtures/pi-sessions");
+/** Session files written by pi, copied into the repository so a clone tests on its own. */
+const FIXTURES = join(import.meta.dir, "../../../test/fixtures/pi-sessions");
 
 describe("SessionFile", () => {
   test("create writes the v3 header durably under the spec's file name and owns the file", async () => {

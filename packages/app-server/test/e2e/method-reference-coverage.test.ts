@@ -1,8 +1,8 @@
 /**
- * Keeps the end-to-end suite in step with the spec: every method under "Method
- * reference" in app-server.md needs an e2e test named after it, every error code its
+ * Keeps the end-to-end suite in step with docs/protocol-reference.md: every method under "Method
+ * reference" there needs an e2e test named after it, every error code its
  * section names needs a test naming both, and the common errors are exercised for every
- * method through the shared param tables. A method added to the spec without tests
+ * method through the shared param tables. A method added to the reference without tests
  * fails here.
  */
 import { expect, test } from "bun:test";
@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { ERROR_CODES } from "@knightcode/app-server-protocol";
 import { MALFORMED, WELL_FORMED } from "./method-tables.ts";
 
-const SPEC = join(import.meta.dir, "..", "..", "..", "..", "..", "shared", "spec", "app-server.md");
+/** The repository's protocol reference; its "Method reference" chapter lists the methods checked here. */
+const REFERENCE = join(import.meta.dir, "..", "..", "..", "..", "docs", "protocol-reference.md");
 
 interface MethodSection {
   method: string;
@@ -21,7 +22,7 @@ interface MethodSection {
 /** The "Method reference" chapter: its common errors and one section per method with the codes it names. */
 function methodReference(markdown: string): { common: string[]; sections: MethodSection[] } {
   const start = markdown.indexOf("\n## Method reference");
-  if (start < 0) throw new Error("the spec has no Method reference chapter");
+  if (start < 0) throw new Error("docs/protocol-reference.md has no Method reference chapter");
   const end = markdown.indexOf("\n## ", start + 1);
   const chapter = markdown.slice(start, end < 0 ? undefined : end);
   const codes = new Set<string>(ERROR_CODES);
@@ -50,10 +51,10 @@ function e2eTestTitles(): string[] {
   return titles;
 }
 
-const reference = methodReference(readFileSync(SPEC, "utf8"));
+const reference = methodReference(readFileSync(REFERENCE, "utf8"));
 const titles = e2eTestTitles();
 
-test("the spec's method reference is found with its common errors", () => {
+test("the protocol reference's method reference is found with its common errors", () => {
   expect(reference.common).toEqual(["notInitialized", "invalidParams", "shuttingDown"]);
   expect(reference.sections.map((s) => s.method)).toContain("thread/delete");
   expect(reference.sections.find((s) => s.method === "thread/delete")?.errors.sort()).toEqual([
@@ -67,7 +68,7 @@ test("the spec's method reference is found with its common errors", () => {
   expect(titles.length).toBeGreaterThan(20);
 });
 
-test("every method in the spec's method reference has an e2e test named after it", () => {
+test("every method in the protocol reference's method reference has an e2e test named after it", () => {
   const untested = reference.sections
     .map((s) => s.method)
     .filter((method) => !titles.some((title) => title.includes(method)));
