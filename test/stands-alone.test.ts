@@ -9,8 +9,8 @@ import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 
-/** Built from parts so this file does not match itself. */
-const OUTSIDE = new RegExp(["shared", "(fixtures|spec|seeds)"].join("/"));
+/** The folder names joined by a slash or as separate path segments; built from parts so this file does not match itself. */
+const OUTSIDE = new RegExp(["shared", "(fixtures|spec|seeds)"].join(`(/|["'],\\s*["'])`));
 
 function trackedTextFiles(): string[] {
   const listed = Bun.spawnSync(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], {

@@ -94,10 +94,7 @@ describe("wire corpus", () => {
 });
 
 describe("spec examples", () => {
-  const spec = readFileSync(
-    join(import.meta.dir, "..", "..", "..", "..", "shared", "spec", "app-server.md"),
-    "utf8",
-  );
+  const spec = readFileSync(join(import.meta.dir, "..", "..", "..", "docs", "protocol-reference.md"), "utf8");
   const fromSpec = [...spec.matchAll(/```json\n([\s\S]*?)```/g)].flatMap((m) =>
     m[1]!
       .trim()
@@ -107,7 +104,7 @@ describe("spec examples", () => {
   const files = readdirSync(join(corpus, "spec-examples")).sort();
   const fixtures = files.map((name) => load<unknown>(join("spec-examples", name)));
 
-  test("the fixtures are exactly the JSON examples of app-server.md", () => {
+  test("the fixtures are exactly the JSON examples of docs/protocol-reference.md", () => {
     expect(fixtures).toEqual(fromSpec);
   });
 

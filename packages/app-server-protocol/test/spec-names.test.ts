@@ -8,7 +8,8 @@ import {
   SERVER_REQUESTS,
 } from "../src/schemas.ts";
 
-const specPath = join(import.meta.dir, "..", "..", "..", "..", "shared", "spec", "app-server.md");
+/** The repository's protocol reference, which names every message. */
+const specPath = join(import.meta.dir, "..", "..", "..", "docs", "protocol-reference.md");
 const spec = readFileSync(specPath, "utf8");
 
 const known = new Set([
@@ -40,7 +41,7 @@ test("the spec's method and notification names are found", () => {
   expect(names.length).toBeGreaterThanOrEqual(40);
 });
 
-test("every method and notification named in app-server.md has a schema", () => {
+test("every method and notification named in docs/protocol-reference.md has a schema", () => {
   const missing = specMethodNames().filter((name) => !known.has(name));
   expect(missing).toEqual([]);
 });

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { SessionFile } from "@knightcode/session-store";
 import { projectHistory } from "../src/index.ts";
 
-const FIXTURES = join(import.meta.dir, "..", "..", "..", "..", "shared", "fixtures", "pi-sessions");
+/** Session files written by pi, copied into the repository so a clone tests on its own. */
+const FIXTURES = join(import.meta.dir, "..", "..", "..", "test", "fixtures", "pi-sessions");
 
 describe("pi transcripts", () => {
   for (const name of ["large-session.jsonl", "before-compaction.jsonl"]) {
