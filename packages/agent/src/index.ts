@@ -18,6 +18,7 @@ export {
   type BuiltinToolsOptions,
   createBuiltinTools,
 } from "./tools/builtin-tools.ts";
+export { isCredentialName, scrubCredentials } from "./tools/credential-env.ts";
 export { createEditTool, type EditDetails, EditParams } from "./tools/edit.ts";
 export { applyEdits, dominantEol, EditError, type EditErrorCode, type TextEdit } from "./tools/edit-match.ts";
 export { fileChange, unifiedDiff } from "./tools/file-diff.ts";
@@ -40,6 +41,7 @@ export {
   type LocalOperationsOptions,
   type SpawnRequest,
   type SpawnResult,
+  spawnLocal,
   type ToolOperations,
 } from "./tools/operations.ts";
 export { resolveToolPath } from "./tools/paths.ts";

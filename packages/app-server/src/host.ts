@@ -17,6 +17,7 @@ import {
   createLsTool,
   createReadTool,
   createWriteTool,
+  type ToolOperations,
 } from "@knightcode/agent";
 import {
   BUILT_IN_PROVIDER_ENV,
@@ -30,6 +31,7 @@ import { readConfig, resolveAgentDir } from "@knightcode/config";
 import {
   createThreadManager,
   type ExtensionHostFactory,
+  localToolBackendFactory,
   noopExtensionHostFactory,
   type ThreadManagerApi,
 } from "@knightcode/thread-manager";
@@ -59,9 +61,9 @@ export interface ServerHost {
   dispose(): Promise<void>;
 }
 
-/** The built-in tools for one working directory. */
-export function builtInTools(cwd: string): AnyAgentTool[] {
-  const env = { cwd, ops: createLocalOperations() };
+/** The built-in tools for one working directory, acting through the thread's operations. */
+export function builtInTools(cwd: string, ops: ToolOperations = createLocalOperations()): AnyAgentTool[] {
+  const env = { cwd, ops };
   return [
     createReadTool(env),
     createWriteTool(env),
@@ -123,6 +125,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     env,
     models,
     tools: builtInTools,
+    toolBackend: localToolBackendFactory({ env }),
     extensionHostFactory: unloadedExtensionsHostFactory,
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),

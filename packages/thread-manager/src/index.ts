@@ -43,5 +43,12 @@ export {
 } from "./model-source.ts";
 export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export { IDLE_UNLOAD_MS } from "./thread-registry.ts";
+export {
+  localToolBackendFactory,
+  shellEnvironmentAllow,
+  type ThreadToolBackend,
+  type ToolBackendFactory,
+  type ToolBackendRequest,
+} from "./tool-backend.ts";
 export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turn-error.ts";
 export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turn-runner.ts";

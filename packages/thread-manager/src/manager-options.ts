@@ -4,6 +4,7 @@ import type { StreamFunction } from "@knightcode/ai";
 import type { Clock } from "./clock.ts";
 import type { ExtensionHostFactory } from "./extension-hooks.ts";
 import type { ModelSource } from "./model-source.ts";
+import type { ToolBackendFactory } from "./tool-backend.ts";
 import type { CompactionHooks } from "./turn-runner.ts";
 
 /** How a ThreadManager is built; every field has a production default. */
@@ -20,10 +21,15 @@ export interface ThreadManagerOptions {
   idleUnloadMs?: number;
   models?: ModelSource;
   streamFn?: StreamFunction;
-  /** The tools each thread's agent gets. */
-  tools?: (cwd: string) => AnyAgentTool[];
+  /** The tools each thread's agent gets, given the thread's operations (see `toolBackend`). */
+  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[];
   /** The operations the default built-in tools use; its `homeDir()` is what approvals expand `~` with. */
   toolOperations?: ToolOperations;
+  /**
+   * Chooses each thread's operations at load (sandboxed or local). Defaults to the local
+   * backend with credential hygiene, or `toolOperations` when given.
+   */
+  toolBackend?: ToolBackendFactory;
   /**
    * The home the tools expand `~` with (approvals judge `~/x` there). Also the default
    * tools' home when no `toolOperations` are given; set it when custom `tools` use

@@ -60,6 +60,7 @@ import { type LoaderContext, requireDirectory } from "./thread-loader.ts";
 import { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./thread-views.ts";
+import { threadToolBackendFactory } from "./tool-backend.ts";
 import { createTurnEnvironment } from "./turn-environment.ts";
 import { TurnOperations } from "./turn-operations.ts";
 import { wire } from "./wire-errors.ts";
@@ -109,6 +110,7 @@ export class ThreadManager implements ThreadManagerApi {
       resolveModel: (ref) => this.resolveModel(ref),
       abortAll: (runtime) => this.turns.abortAll(runtime),
       ...(options.extensionHostFactory ? { extensionHostFactory: options.extensionHostFactory } : {}),
+      toolBackend: threadToolBackendFactory(options),
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
       ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
     });

@@ -20,6 +20,7 @@ import {
   readProjectSettings,
 } from "./thread-loader.ts";
 import { type RuntimeHost, ThreadRuntime } from "./thread-runtime.ts";
+import { localToolBackendFactory, type ThreadToolBackend, type ToolBackendFactory } from "./tool-backend.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
 export const IDLE_UNLOAD_MS = 10 * 60 * 1000;
@@ -35,6 +36,8 @@ export interface RegistryOptions {
   /** Interrupts a thread's work without waiting (ownership loss). */
   abortAll(runtime: ThreadRuntime): void;
   extensionHostFactory?: ExtensionHostFactory;
+  /** Each thread's tool operations (local with credential hygiene by default). */
+  toolBackend?: ToolBackendFactory;
   extensionPaths?: string[];
   idleUnloadMs?: number;
 }
@@ -102,8 +105,20 @@ export class ThreadRegistry {
       extensionPaths: this.options.extensionPaths ?? [],
     });
     const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
-    const warnings = [...project.warnings, ...extraWarnings, ...extensions.warnings];
+    let tools: ThreadToolBackend;
+    try {
+      tools = await (this.options.toolBackend ?? localToolBackendFactory())({
+        cwd: session.header.cwd,
+        globalSettings: project.globalSettings,
+        projectSettings: project.projectSettings,
+      });
+    } catch (error) {
+      await extensions.dispose();
+      throw error;
+    }
+    const warnings = [...project.warnings, ...extraWarnings, ...extensions.warnings, ...tools.warnings];
     const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
+    runtime.tools = tools;
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
     runtime.projectDir = project.projectDir;
@@ -184,6 +199,11 @@ export class ThreadRegistry {
       await runtime.extensions.dispose();
     } catch (error) {
       process.stderr.write(`[thread-manager] extension dispose failed: ${(error as Error).message}\n`);
+    }
+    try {
+      await runtime.tools.dispose();
+    } catch (error) {
+      process.stderr.write(`[thread-manager] tool backend dispose failed: ${(error as Error).message}\n`);
     }
   }
 

@@ -32,6 +32,7 @@ import type { LiveTurn } from "./live-turn.ts";
 import type { Warning } from "./shapes.ts";
 import { PromptSourcesCache } from "./system-prompt.ts";
 import { cumulativeUsage } from "./token-usage.ts";
+import type { ThreadToolBackend } from "./tool-backend.ts";
 
 /** An input waiting in the server-side queue. */
 export interface QueuedInput {
@@ -131,6 +132,8 @@ export class ThreadRuntime {
     project: null,
   };
   idleTimer: ClockTimer | undefined;
+  /** The operations this thread's tools and `!` commands act through, chosen at load. */
+  tools: ThreadToolBackend = { ops: undefined, warnings: [], dispose: async () => {} };
   /** Context files and SYSTEM.md / APPEND_SYSTEM.md, read once per load (a reload is a new runtime). */
   readonly promptSources = new PromptSourcesCache();
   private lastStatus = "";

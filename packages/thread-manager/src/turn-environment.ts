@@ -21,7 +21,7 @@ import type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
 /** The manager options a turn environment is built from. */
 export interface EnvironmentOptions {
   streamFn?: StreamFunction;
-  tools?: (cwd: string) => AnyAgentTool[];
+  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[];
   toolOperations?: ToolOperations;
   homeDir?: string;
   systemPrompt?: (cwd: string) => Promise<string | undefined>;
@@ -47,14 +47,11 @@ export function createTurnEnvironment(
   },
 ): TurnEnvironment {
   const streamFn = options.streamFn ?? streamModel;
-  // An explicit home also becomes the default tools' home, so tools and approvals agree.
-  const ops =
-    options.toolOperations ??
-    (options.homeDir !== undefined ? createLocalOperations({ homeDir: options.homeDir }) : undefined);
   return {
     streamFn,
     getApiKey: (model: Model) => host.models.getApiKey(model),
-    tools: options.tools ?? ((cwd) => createBuiltinTools({ cwd, ...(ops ? { ops } : {}) })),
+    // The thread's backend (see tool-backend.ts) already carries the explicit home.
+    tools: options.tools ?? ((cwd, ops) => createBuiltinTools({ cwd, ...(ops ? { ops } : {}) })),
     homeDir: toolsHomeDir(options),
     systemPrompt: async (runtime, tools) =>
       options.systemPrompt

@@ -3,7 +3,7 @@
  * approvals and compaction wired in, and the end marker with its notifications. A turn
  * is one agent run between its markers; steers and retries stay inside it.
  */
-import type { AnyAgentTool } from "@knightcode/agent";
+import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { AssistantMessage, ImageContent, Model, StreamFunction, UserMessage } from "@knightcode/ai";
 import type { SessionEntry } from "@knightcode/session-store";
 import { contextMessages, createTurnAgent, persistMessage, userMessage } from "./agent-wiring.ts";
@@ -52,7 +52,8 @@ export type ManualCompactionOutcome =
 export interface TurnEnvironment {
   streamFn: StreamFunction;
   getApiKey(model: Model): Promise<string | undefined>;
-  tools(cwd: string): AnyAgentTool[];
+  /** The tools of one turn, acting through the thread's operations (undefined: the factory's own). */
+  tools(cwd: string, ops: ToolOperations | undefined): AnyAgentTool[];
   systemPrompt(runtime: ThreadRuntime, tools: readonly AnyAgentTool[]): Promise<string | undefined>;
   compaction: CompactionHooks;
   /** Called after every turn settles so the manager can start queued input. */
@@ -196,7 +197,7 @@ async function runTurnBody(
       persistMessage(runtime, running, prompt);
       promptPersisted = true;
     } else {
-      const tools = env.tools(runtime.cwd);
+      const tools = env.tools(runtime.cwd, runtime.tools.ops);
       const systemPrompt = await env.systemPrompt(runtime, tools);
       const agent = createTurnAgent(runtime, env, running, model, tools, systemPrompt, (m) => {
         if (m.role === "assistant") lastAssistant = m;

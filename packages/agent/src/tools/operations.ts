@@ -7,6 +7,7 @@ import { spawn as spawnChild } from "node:child_process";
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scrubCredentials } from "./credential-env.ts";
 
 /** File metadata; `undefined` from `stat` means the path does not exist. */
 export interface FileStat {
@@ -27,7 +28,7 @@ export interface SpawnRequest {
   file: string;
   args: readonly string[];
   cwd: string;
-  /** Added to (not replacing) the backend's environment. */
+  /** Added to (not replacing) the backend's environment; credentials are removed from both. */
   env?: Record<string, string>;
   signal?: AbortSignal;
   /** Kills the process group after this many milliseconds. */
@@ -71,8 +72,13 @@ export interface ToolOperations {
 
 /** Options of the local backend. */
 export interface LocalOperationsOptions {
-  /** Environment for spawned processes and `which`; defaults to this process's. */
+  /**
+   * Environment for spawned processes and `which`; defaults to this process's. Spawned
+   * processes get it without credentials (see `scrubCredentials`).
+   */
   env?: Record<string, string | undefined>;
+  /** Credential-looking variable names that spawned processes may still see (`shellEnvironment.allow`). */
+  allowEnv?: readonly string[];
   tempDir?: string;
   homeDir?: string;
 }
@@ -90,9 +96,8 @@ function killGroup(pid: number | undefined): void {
 /** The tools' operations on this machine. */
 export function createLocalOperations(options: LocalOperationsOptions = {}): ToolOperations {
   const env = options.env ?? process.env;
-  const cleanEnv = Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
-  );
+  const allow = options.allowEnv ?? [];
+  const cleanEnv = scrubCredentials(env, allow);
   return {
     readFile: async (path) => new Uint8Array(await readFile(path)),
     writeFile: (path, data) => writeFile(path, data),
@@ -122,7 +127,8 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Too
     tempDir: () => options.tempDir ?? tmpdir(),
     homeDir: () => options.homeDir ?? cleanEnv.HOME ?? tmpdir(),
     shell: () => ({ file: Bun.which("bash", { PATH: cleanEnv.PATH ?? "" }) ?? "/bin/sh", args: ["-c"] }),
-    spawn: (request) => spawnLocal(request, cleanEnv),
+    spawn: (request) =>
+      spawnLocal({ ...request, env: scrubCredentials({ ...cleanEnv, ...request.env }, allow) }),
   };
 }
 
@@ -132,7 +138,8 @@ export function createLocalOperations(options: LocalOperationsOptions = {}): Too
 const EXIT_OUTPUT_GRACE_MS = 200;
 const EXIT_OUTPUT_MAX_MS = 2000;
 
-function spawnLocal(request: SpawnRequest, baseEnv: Record<string, string>): Promise<SpawnResult> {
+/** Runs one process in its own process group with exactly `request.env` as its environment. */
+export function spawnLocal(request: SpawnRequest): Promise<SpawnResult> {
   return new Promise((resolve, reject) => {
     if (request.signal?.aborted) {
       resolve({ exitCode: null, signal: null, timedOut: false, aborted: true });
@@ -140,7 +147,7 @@ function spawnLocal(request: SpawnRequest, baseEnv: Record<string, string>): Pro
     }
     const child = spawnChild(request.file, [...request.args], {
       cwd: request.cwd,
-      env: { ...baseEnv, ...request.env },
+      env: request.env ?? {},
       // detached = setsid: the child leads a new process group we can kill as one.
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
