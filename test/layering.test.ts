@@ -16,7 +16,8 @@ const RANK: Record<string, number> = {
   "@knightcode/compaction": 2,
   "@knightcode/thread-manager": 3,
   "@knightcode/app-server": 4,
-  knightcode: 5,
+  "@knightcode/acp": 5,
+  knightcode: 6,
 };
 
 const root = join(import.meta.dir, "..");

@@ -14,6 +14,8 @@ export const USAGE = `Usage:
       also come from piped stdin. Exit code 1 when the turn fails.
   knightcode app-server [-e <extension>]... [--session-dir <dir>]
       Serve the JSON-lines app-server protocol on stdin/stdout.
+  knightcode acp [--session-dir <dir>]
+      Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
       Start the app server and run a short scripted conversation with it.
 
@@ -60,6 +62,7 @@ export type Command =
   | { kind: "version" }
   | { kind: "agent"; options: AgentOptions }
   | { kind: "appServer"; extensions: string[]; sessionDir?: string }
+  | { kind: "acp"; sessionDir?: string }
   | { kind: "demo" }
   | { kind: "error"; message: string };
 
@@ -79,6 +82,8 @@ export function parseArgs(argv: readonly string[]): Command {
   switch (first) {
     case "app-server":
       return parseAppServer(rest);
+    case "acp":
+      return parseAcp(rest);
     case "demo":
       return rest.length === 0
         ? { kind: "demo" }
@@ -226,4 +231,17 @@ function conflictOf(options: AgentOptions): string | undefined {
   if (options.mode === "json" && !options.print) return "--mode json needs -p/--print";
   if (options.resume && options.print) return "--resume needs the interactive terminal, not -p";
   return undefined;
+}
+
+/** `knightcode acp [--session-dir <dir>]`. */
+function parseAcp(rest: readonly string[]): Command {
+  let sessionDir: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const { arg, name, inline } = splitFlag(rest[i]!);
+    if (name !== "--session-dir") return { kind: "error", message: `unknown option '${arg}'` };
+    const value = inline ?? rest[++i];
+    if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
+    sessionDir = value;
+  }
+  return sessionDir === undefined ? { kind: "acp" } : { kind: "acp", sessionDir };
 }

@@ -27,6 +27,11 @@ switch (command.kind) {
     await runAppServer(command);
     break;
   }
+  case "acp": {
+    const { runAcp } = await import("./acp-command.ts");
+    process.exit(await runAcp(command));
+    break;
+  }
   case "demo": {
     const { runDemo } = await import("./demo.ts");
     process.exit(await runDemo());

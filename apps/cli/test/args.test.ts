@@ -117,4 +117,16 @@ describe("knightcode arguments", () => {
       expect(parseArgs(argv)).toEqual({ kind: "error", message });
     });
   }
+
+  test("acp takes an optional --session-dir and nothing else", () => {
+    expect(parseArgs(["acp"])).toEqual({ kind: "acp" });
+    expect(parseArgs(["acp", "--session-dir", "/s"])).toEqual({ kind: "acp", sessionDir: "/s" });
+    expect(parseArgs(["acp", "--session-dir=/t"])).toEqual({ kind: "acp", sessionDir: "/t" });
+    expect(parseArgs(["acp", "--session-dir"])).toEqual({
+      kind: "error",
+      message: "--session-dir needs a value",
+    });
+    expect(parseArgs(["acp", "-e", "x.ts"])).toEqual({ kind: "error", message: "unknown option '-e'" });
+    expect(parseArgs(["acp", "--help"])).toEqual({ kind: "help" });
+  });
 });

@@ -1,0 +1,225 @@
+/**
+ * The ACP agent: the SDK's agent app whose handlers translate ACP requests into
+ * app-server requests on one in-process client. Sessions are threads; the server's
+ * notifications are routed to the session of their thread.
+ */
+import {
+  type AgentApp,
+  type AgentConnection,
+  agent,
+  type ClientCapabilities,
+  type InitializeResponse,
+  type McpServer,
+  methods,
+  PROTOCOL_VERSION,
+  RequestError,
+  type SessionInfo,
+} from "@agentclientprotocol/sdk";
+import type { AppServerClient, Thread, Warning } from "@knightcode/app-server-protocol";
+import { AcpSession, usageUpdate } from "./acp-session.ts";
+import { sessionNotFound, toRequestError } from "./errors.ts";
+import { replayUpdates } from "./history-replay.ts";
+import { isApprovalMode, modeState } from "./modes.ts";
+
+/** Options for {@link createAcpAgent}. */
+export interface AcpAgentOptions {
+  /** An initialized desktop client of the app server. */
+  server: AppServerClient;
+  version: string;
+  /** Diagnostics; stderr in the `knightcode acp` process. */
+  log?(message: string): void;
+}
+
+/** Why an MCP server from the editor is not used; reported, never dropped silently. */
+export const MCP_NOT_HONOURED =
+  "KnightCode cannot connect MCP servers from ACP yet; this server was not started";
+
+/** What `initialize` advertises: only what is implemented. */
+export function initializeResponse(version: string): InitializeResponse {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: true,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: false, sse: false },
+      sessionCapabilities: { list: {}, resume: {}, close: {} },
+    },
+    authMethods: [],
+    agentInfo: { name: "knightcode", title: "KnightCode", version },
+  };
+}
+
+/** Builds the agent app; connect it to an ACP stream. */
+export function createAcpAgent(options: AcpAgentOptions): AgentApp {
+  const { server } = options;
+  const log = options.log ?? (() => {});
+  const sessions = new Map<string, AcpSession>();
+  const byThread = new Map<string, AcpSession>();
+  let connection: AgentConnection | undefined;
+  let clientCapabilities: ClientCapabilities | undefined;
+
+  const editor = () => {
+    if (connection === undefined) throw RequestError.internalError(undefined, "not connected");
+    return connection.client;
+  };
+  const sessionOf = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (session === undefined) throw sessionNotFound(sessionId);
+    return session;
+  };
+  const open = (thread: Thread): AcpSession => {
+    const previous = sessions.get(thread.id);
+    if (previous !== undefined) byThread.delete(previous.threadId);
+    const session = new AcpSession(thread.id, thread.cwd, thread.approvalMode, {
+      server,
+      editor: editor(),
+      log,
+    });
+    sessions.set(session.id, session);
+    byThread.set(session.threadId, session);
+    return session;
+  };
+
+  /** Warnings and unhonoured MCP servers, where the editor shows them. */
+  const report = (session: AcpSession, warnings: readonly Warning[], mcpServers: readonly McpServer[]) => {
+    const lines = [
+      ...mcpServers.map((mcp) => `MCP server '${mcp.name}' not used: ${MCP_NOT_HONOURED}.`),
+      ...warnings.map((w) => `Warning (${w.source}${w.path ? `, ${w.path}` : ""}): ${w.message}`),
+    ];
+    for (const line of lines) log(`session ${session.id}: ${line}`);
+    if (lines.length === 0) return;
+    if (clientCapabilities?.session?.notices != null) {
+      session.send(lines.map((title) => ({ sessionUpdate: "notice", severity: "warning", title })));
+    } else {
+      session.send({
+        sessionUpdate: "agent_message_chunk",
+        content: { type: "text", text: lines.join("\n") },
+      });
+    }
+  };
+  const mcpMeta = (mcpServers: readonly McpServer[]) =>
+    mcpServers.length === 0
+      ? {}
+      : {
+          _meta: {
+            knightcode: {
+              mcpServersNotHonoured: mcpServers.map((m) => ({ name: m.name, reason: MCP_NOT_HONOURED })),
+            },
+          },
+        };
+  /** After the response: the client knows the session only once it has its ID. */
+  const afterResponse = (work: () => void) => setTimeout(work, 0);
+
+  server.onNotification("*", (method, params) => {
+    const p = params as Record<string, unknown>;
+    if (method === "thread/replaced") {
+      const session = byThread.get(p.oldThreadId as string);
+      if (session === undefined) return;
+      byThread.delete(session.threadId);
+      session.threadId = (p.thread as Thread).id;
+      byThread.set(session.threadId, session);
+      return;
+    }
+    const threadId = p.threadId;
+    if (typeof threadId === "string") byThread.get(threadId)?.onNotification(method, p);
+  });
+  server.onRequest("item/toolCall/requestApproval", (params, context) => {
+    const session = byThread.get(params.threadId);
+    return session === undefined ? { decision: "cancel" } : session.requestPermission(params, context.signal);
+  });
+
+  const resumeThread = async (sessionId: string) =>
+    server.request("thread/resume", { threadId: sessionId }).catch((error: unknown) => {
+      throw toRequestError(error, sessionId);
+    });
+
+  return agent({ name: "knightcode" })
+    .onConnect((connected) => {
+      connection = connected;
+    })
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientCapabilities = params.clientCapabilities;
+      return initializeResponse(options.version);
+    })
+    .onRequest(methods.agent.session.new, async ({ params }) => {
+      const started = await server.request("thread/start", { cwd: params.cwd }).catch((error: unknown) => {
+        throw toRequestError(error);
+      });
+      const session = open(started.thread);
+      report(session, started.warnings, params.mcpServers);
+      afterResponse(() => void session.refreshCommands());
+      return { sessionId: session.id, modes: modeState(session.mode), ...mcpMeta(params.mcpServers) };
+    })
+    .onRequest(methods.agent.session.load, async ({ params }) => {
+      const resumed = await resumeThread(params.sessionId);
+      const session = open(resumed.thread);
+      const pages = [resumed.turns];
+      for (let cursor = resumed.nextCursor; cursor !== undefined; ) {
+        const page = await server.request("thread/read", { threadId: session.threadId, cursor });
+        pages.unshift(page.turns);
+        cursor = page.nextCursor;
+      }
+      const turns = await Promise.all(pages.flat().map((turn) => server.resolveTurn(turn)));
+      session.send(replayUpdates(turns, session.cwd));
+      session.send(usageUpdate(resumed.usage));
+      report(session, resumed.warnings, params.mcpServers);
+      await session.flush();
+      afterResponse(() => void session.refreshCommands());
+      return { modes: modeState(session.mode), ...mcpMeta(params.mcpServers) };
+    })
+    .onRequest(methods.agent.session.resume, async ({ params }) => {
+      const resumed = await resumeThread(params.sessionId);
+      const session = open(resumed.thread);
+      report(session, resumed.warnings, params.mcpServers ?? []);
+      afterResponse(() => void session.refreshCommands());
+      return { modes: modeState(session.mode), ...mcpMeta(params.mcpServers ?? []) };
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const listed = await server
+        .request("thread/list", {
+          ...(params.cwd == null ? {} : { cwd: params.cwd }),
+          ...(params.cursor == null ? {} : { cursor: params.cursor }),
+        })
+        .catch((error: unknown) => {
+          throw toRequestError(error);
+        });
+      const list: SessionInfo[] = listed.threads.map((thread) => ({
+        sessionId: thread.id,
+        cwd: thread.cwd,
+        updatedAt: thread.updatedAt,
+        ...((thread.name ?? thread.title) === undefined ? {} : { title: thread.name ?? thread.title }),
+      }));
+      return {
+        sessions: list,
+        ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }),
+      };
+    })
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      await session.close();
+      sessions.delete(session.id);
+      byThread.delete(session.threadId);
+      return {};
+    })
+    .onRequest(methods.agent.session.setMode, async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      if (!isApprovalMode(params.modeId)) {
+        throw RequestError.invalidParams({ modeId: params.modeId }, `unknown mode '${params.modeId}'`);
+      }
+      const updated = await server
+        .request("thread/settings/update", { threadId: session.threadId, approvalMode: params.modeId })
+        .catch((error: unknown) => {
+          throw toRequestError(error, session.id);
+        });
+      session.mode = updated.thread.approvalMode ?? params.modeId;
+      session.send({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+      await session.flush();
+      return {};
+    })
+    .onRequest(methods.agent.session.prompt, ({ params }) =>
+      sessionOf(params.sessionId).prompt(params.prompt),
+    )
+    .onNotification(methods.agent.session.cancel, async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel();
+    });
+}
