@@ -41,18 +41,19 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   if (sessionDir === undefined && options.session?.endsWith(".jsonl") && existsSync(options.session)) {
     sessionDir = dirname(resolve(cwd, options.session));
   }
-  const connection = await connectTerminalClient({
+  const connecting = connectTerminalClient({
     cwd,
     extensions: options.extensions,
     ...(sessionDir === undefined ? {} : { sessionDir }),
     noSession: options.noSession,
     clientName: interactive ? "knightcode-tui" : "knightcode-print",
   });
+  if (interactive) {
+    const { runInteractive } = await import("./interactive/run-interactive.ts");
+    return runInteractive(connecting, cwd, options);
+  }
+  const connection = await connecting;
   try {
-    if (interactive) {
-      const { runInteractive } = await import("./interactive/run-interactive.ts");
-      return await runInteractive(connection.client, cwd, options);
-    }
     const opened = await openThread(connection.client, cwd, options);
     for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);
     return await runPrintTurn(connection.client, opened.thread.id, prompt ?? "", options.mode, {

@@ -1,13 +1,35 @@
-/** The interactive terminal UI. */
-import type { AppServerClient } from "@knightcode/app-server-protocol";
+/**
+ * Starts the interactive UI: the first frame goes up at once, while the server host
+ * loads and the thread opens behind it; then the optional first message is sent.
+ */
 import type { AgentOptions } from "../args.ts";
+import { openThread } from "../open-thread.ts";
+import type { TerminalClient } from "../terminal-client.ts";
+import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.ts";
+import { InteractiveApp } from "./interactive-app.ts";
+import { Screen } from "./ui/screen.ts";
+import { style } from "./ui/style.ts";
 
 /** Runs the UI until the user quits; resolves with the exit code. */
 export async function runInteractive(
-  _client: AppServerClient,
-  _cwd: string,
-  _options: AgentOptions,
+  connecting: Promise<TerminalClient>,
+  cwd: string,
+  options: AgentOptions,
 ): Promise<number> {
-  process.stderr.write("knightcode: the interactive terminal is not built yet; use -p\n");
-  return 1;
+  const screen = new Screen();
+  const connection = await connecting;
+  const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand);
+  screen.start();
+  try {
+    const opened = await openThread(connection.client, cwd, options);
+    for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
+    await app.session.open(opened.thread, opened.resumed);
+    if (options.prompt !== undefined) void app.submit(options.prompt, "enter");
+  } catch (error) {
+    app.view.note(style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
+  }
+  const code = await app.exited;
+  screen.stop();
+  await connection.close();
+  return code;
 }

@@ -1,0 +1,59 @@
+/**
+ * Editor completion over the protocol: `/` at the start of a message completes the
+ * built-in commands plus `command/list` (extension commands, prompt templates,
+ * `skill:<name>`); `@` completes files through `file/search` (fuzzy, `fd` on the server).
+ */
+import type { AppServerClient } from "@knightcode/app-server-protocol";
+import type { Completer, Completion } from "./ui/prompt-editor.ts";
+
+/** A command the UI itself runs. */
+export interface BuiltinCommand {
+  name: string;
+  description: string;
+}
+
+const FILE_LIMIT = 20;
+
+/** The completer for one thread; `threadId` is read at each completion (it changes on /new, /resume). */
+export function createCompleter(
+  client: AppServerClient,
+  cwd: string,
+  builtins: readonly BuiltinCommand[],
+  threadId: () => string | undefined,
+): Completer {
+  return {
+    async complete(before, atMessageStart, signal) {
+      const slash = /^\/(\S*)$/.exec(before);
+      if (slash !== null && atMessageStart) {
+        const typed = slash[1] ?? "";
+        const id = threadId();
+        const listed = await client
+          .request("command/list", id === undefined ? { cwd } : { threadId: id })
+          .then((r) => r.commands)
+          .catch(() => []);
+        if (signal.aborted) return undefined;
+        const builtinNames = new Set(builtins.map((b) => b.name));
+        const all: Completion[] = [
+          ...builtins.map((b) => ({ value: `/${b.name} `, label: `/${b.name}`, description: b.description })),
+          ...listed
+            .filter((c) => !builtinNames.has(c.name))
+            .map((c) => ({ value: `/${c.name} `, label: `/${c.name}`, description: c.description })),
+        ];
+        const items = all.filter((c) => c.label.slice(1).toLowerCase().startsWith(typed.toLowerCase()));
+        return { items, prefix: before };
+      }
+      const at = /(?:^|\s)(@(\S*))$/.exec(before);
+      if (at !== null) {
+        const prefix = at[1]!;
+        const query = at[2] ?? "";
+        if (query === "") return undefined;
+        const found = await client
+          .request("file/search", { cwd, query, limit: FILE_LIMIT, searchId: "composer" })
+          .catch(() => ({ files: [] }));
+        if (signal.aborted) return undefined;
+        return { items: found.files.map((f) => ({ value: `@${f.path} `, label: f.path })), prefix };
+      }
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** The footer: where, which session, which model, and what it has cost so far. */
+import { homedir } from "node:os";
+import type { Thread, TokenUsage } from "@knightcode/app-server-protocol";
+import type { Block } from "./ui/block.ts";
+import { style } from "./ui/style.ts";
+import { fitLine } from "./ui/text.ts";
+
+/** `12.3k`-style counts. */
+export function compactCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** The footer lines for a thread and its usage. */
+export function footerLines(
+  cwd: string,
+  thread: Thread | undefined,
+  usage: TokenUsage | undefined,
+  width: number,
+): string[] {
+  const home = homedir();
+  const where = cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
+  const session = thread?.name ?? thread?.title;
+  const top = session === undefined ? where : `${where} · ${session}`;
+  const model = thread?.model === undefined ? "no model" : `${thread.model.provider}/${thread.model.id}`;
+  const thinking =
+    thread?.thinkingLevel === undefined || thread.thinkingLevel === "off" ? "" : ` · ${thread.thinkingLevel}`;
+  const parts: string[] = [];
+  if (usage !== undefined) {
+    parts.push(`↑${compactCount(usage.input)} ↓${compactCount(usage.output)}`);
+    if (usage.cacheRead > 0 || usage.cacheWrite > 0)
+      parts.push(`R${compactCount(usage.cacheRead)} W${compactCount(usage.cacheWrite)}`);
+    parts.push(`$${usage.cost.toFixed(3)}`);
+    if (usage.contextTokens !== undefined && usage.contextWindow > 0) {
+      parts.push(
+        `${((usage.contextTokens / usage.contextWindow) * 100).toFixed(1)}% of ${compactCount(usage.contextWindow)}`,
+      );
+    }
+  }
+  const mode = thread?.approvalMode === undefined ? "" : ` · ${thread.approvalMode}`;
+  const bottom = `${parts.join(" ")}${parts.length > 0 ? "  " : ""}${model}${thinking}${mode}`;
+  return [fitLine(style.muted(top), width), fitLine(style.muted(bottom), width)];
+}
+
+/** The footer block over mutable state. */
+export class Footer implements Block {
+  thread: Thread | undefined;
+  usage: TokenUsage | undefined;
+  constructor(private readonly cwd: string) {}
+  render(width: number): string[] {
+    return footerLines(this.cwd, this.thread, this.usage, width);
+  }
+}

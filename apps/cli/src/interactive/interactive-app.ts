@@ -1,0 +1,201 @@
+/**
+ * The interactive agent: the screen, the open thread's view, and what the keys do.
+ * Enter sends (or steers the running turn), Alt+Enter queues a follow-up, Esc
+ * interrupts and puts queued text back, Ctrl+C clears then exits, Ctrl+D on an empty
+ * editor exits, Ctrl+O expands tool output. Every action is a protocol request.
+ */
+import type { AppServerClient, ItemToolCallRequestApprovalParams } from "@knightcode/app-server-protocol";
+import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-prompt.ts";
+import { type BuiltinCommand, createCompleter } from "./completion.ts";
+import { ConversationView } from "./conversation-view.ts";
+import { Footer } from "./footer.ts";
+import { SessionView } from "./session-view.ts";
+import { type Choice, type ChoiceAnswer, ChoicePrompt } from "./ui/choice-prompt.ts";
+import { isKey } from "./ui/keys.ts";
+import type { PromptEditor } from "./ui/prompt-editor.ts";
+import type { Screen } from "./ui/screen.ts";
+import { Spinner } from "./ui/spinner.ts";
+import { style } from "./ui/style.ts";
+
+/** Runs a `/command`; returns false when the name is not a built-in. */
+export type CommandRunner = (app: InteractiveApp, name: string, args: string) => Promise<boolean>;
+
+/** The app over one screen and one connection. */
+export class InteractiveApp {
+  readonly view: ConversationView;
+  readonly session: SessionView;
+  readonly editor: PromptEditor;
+  readonly footer: Footer;
+  private readonly spinner: Spinner;
+  private exitArmed = false;
+  private prompts: Promise<unknown> = Promise.resolve();
+  private settleExit: (code: number) => void = () => {};
+  /** Resolves with the exit code when the user quits. */
+  readonly exited: Promise<number>;
+
+  constructor(
+    readonly screen: Screen,
+    readonly client: AppServerClient,
+    readonly cwd: string,
+    builtins: readonly BuiltinCommand[],
+    private readonly runCommand: CommandRunner,
+  ) {
+    this.exited = new Promise((resolve) => {
+      this.settleExit = resolve;
+    });
+    const changed = () => screen.requestRender();
+    this.view = new ConversationView(screen.conversation, changed);
+    this.footer = new Footer(cwd);
+    this.spinner = new Spinner(changed);
+    this.session = new SessionView(client, this.view, this.footer, this.spinner, changed);
+    this.editor = screen.createEditor();
+    this.editor.onSubmit = (text) => void this.submit(text, "enter");
+    this.editor.setCompleter(createCompleter(client, cwd, builtins, () => this.session.threadId));
+    screen.status.add(this.spinner);
+    screen.status.add(this.session.queueBlock);
+    screen.setEditor(this.editor);
+    screen.setFooter(this.footer);
+    screen.focus(this.editor);
+    screen.onKey((data) => this.onKey(data));
+    client.onNotification("*", (method, params) =>
+      this.session.handle(method, params as Record<string, unknown>),
+    );
+    client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
+  }
+
+  /** Ends the app with `code`. */
+  quit(code = 0): void {
+    this.settleExit(code);
+  }
+
+  /** Shows a choice prompt above the editor and waits for the answer; one prompt at a time. */
+  ask(title: string, choices: Choice[], signal?: AbortSignal): Promise<ChoiceAnswer> {
+    const shown = this.prompts.then(async () => {
+      if (signal?.aborted) return { cancelled: true } as const;
+      const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender());
+      signal?.addEventListener("abort", () => prompt.cancel(), { once: true });
+      this.screen.status.add(prompt);
+      this.screen.focus(prompt);
+      this.screen.requestRender();
+      try {
+        return await prompt.answer;
+      } finally {
+        this.screen.status.remove(prompt);
+        this.screen.focus(this.editor);
+        this.screen.requestRender();
+      }
+    });
+    this.prompts = shown.catch(() => undefined);
+    return shown;
+  }
+
+  private async approve(params: ItemToolCallRequestApprovalParams, signal: AbortSignal) {
+    const answer = await this.ask(approvalTitle(params), approvalChoices(params), signal);
+    return approvalAnswer(params, answer);
+  }
+
+  private onKey(data: string): boolean {
+    const editing = this.screen.focusedBlock === this.editor;
+    const wasArmed = this.exitArmed;
+    this.exitArmed = false;
+    if (isKey(data, "ctrl+c")) {
+      if (!editing) return false;
+      if (wasArmed && this.editor.isEmpty()) {
+        this.quit(0);
+        return true;
+      }
+      this.editor.setText("");
+      this.exitArmed = true;
+      this.view.note(style.muted("Press Ctrl+C again to exit"));
+      return true;
+    }
+    if (!editing) return false;
+    if (isKey(data, "ctrl+d")) {
+      if (!this.editor.isEmpty()) return false;
+      this.quit(0);
+      return true;
+    }
+    if (isKey(data, "ctrl+o")) {
+      this.view.toggleExpanded();
+      return true;
+    }
+    if (this.editor.isCompleting()) return false;
+    if (isKey(data, "alt+enter")) {
+      void this.submit(this.editor.getText(), "queue");
+      return true;
+    }
+    if (isKey(data, "escape") && this.session.runningTurnId !== undefined) {
+      void this.interrupt();
+      return true;
+    }
+    if (isKey(data, "alt+up") && this.session.queue.followUp.length > 0) {
+      void this.takeBackLastQueued();
+      return true;
+    }
+    return false;
+  }
+
+  /** Esc while running: interrupt, and give back what was queued (the server drops it). */
+  private async interrupt(): Promise<void> {
+    const threadId = this.session.threadId;
+    if (threadId === undefined) return;
+    const queued = [...this.session.queue.steering, ...this.session.queue.followUp.map((q) => q.text)];
+    await this.request(() => this.client.request("turn/interrupt", { threadId }));
+    if (queued.length > 0) {
+      const current = this.editor.getText();
+      this.editor.setText([...queued, ...(current === "" ? [] : [current])].join("\n\n"));
+      this.screen.requestRender();
+    }
+  }
+
+  private async takeBackLastQueued(): Promise<void> {
+    const threadId = this.session.threadId;
+    const last = this.session.queue.followUp.at(-1);
+    if (threadId === undefined || last === undefined) return;
+    const { removed } = await this.client.request("turn/queue/remove", { threadId, queueId: last.id });
+    if (removed) {
+      this.editor.setText(last.text);
+      this.screen.requestRender();
+    }
+  }
+
+  /** Enter (send or steer) or Alt+Enter (queue). */
+  async submit(raw: string, how: "enter" | "queue"): Promise<void> {
+    const text = raw.trim();
+    if (text === "") return;
+    this.editor.setText("");
+    this.editor.addToHistory(text);
+    this.screen.requestRender();
+    const threadId = this.session.threadId;
+    if (threadId === undefined) {
+      this.view.note(style.warning("Still opening the session; try again in a moment."));
+      this.editor.setText(text);
+      return;
+    }
+    if (how === "enter" && text.startsWith("/")) {
+      const space = text.indexOf(" ");
+      const name = text.slice(1, space < 0 ? undefined : space);
+      const args = space < 0 ? "" : text.slice(space + 1).trim();
+      if (await this.request(() => this.runCommand(this, name, args))) return;
+    }
+    const running = this.session.runningTurnId;
+    await this.request(async () => {
+      if (how === "queue") await this.client.request("turn/queue/add", { threadId, text });
+      else if (running !== undefined)
+        await this.client.request("turn/steer", { threadId, expectedTurnId: running, text });
+      else await this.client.request("turn/start", { threadId, text });
+    });
+  }
+
+  /** Runs a request; a failure becomes a note naming its code instead of an unhandled rejection. */
+  async request<T>(run: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const message = error instanceof Error ? error.message : String(error);
+      this.view.note(style.error(`✗ ${message}${typeof code === "string" ? ` (${code})` : ""}`));
+      return undefined;
+    }
+  }
+}

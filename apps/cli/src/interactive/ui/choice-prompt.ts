@@ -1,0 +1,88 @@
+/**
+ * An inline question: a few lines of context, then a list of choices (↑/↓, Enter, Esc),
+ * optionally followed by a one-line text answer. Wraps pi-tui's SelectList and Input.
+ */
+import { type Focusable, Input, SelectList } from "@mariozechner/pi-tui";
+import type { Block } from "./block.ts";
+import { style } from "./style.ts";
+import { wrapLines } from "./text.ts";
+
+/** One choice; `askText` turns the choice into a text question before it resolves. */
+export interface Choice {
+  value: string;
+  label: string;
+  description?: string;
+  askText?: string;
+}
+
+/** What the user answered: a choice (with text when it asked for some), or Esc. */
+export type ChoiceAnswer = { value: string; text?: string } | { cancelled: true };
+
+const listTheme = {
+  selectedPrefix: (t: string) => style.accent(t),
+  selectedText: (t: string) => style.accent(t),
+  description: (t: string) => style.muted(t),
+  scrollInfo: (t: string) => style.muted(t),
+  noMatch: (t: string) => style.muted(t),
+};
+
+/** The prompt block; resolve `answer` once. */
+export class ChoicePrompt implements Block, Focusable {
+  focused = false;
+  private readonly list: SelectList;
+  private input: Input | undefined;
+  private textQuestion = "";
+  private settle: (answer: ChoiceAnswer) => void = () => {};
+  /** Resolves with the user's answer. */
+  readonly answer: Promise<ChoiceAnswer>;
+
+  constructor(
+    private readonly title: string,
+    choices: Choice[],
+    private readonly onChange: () => void,
+  ) {
+    this.answer = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+    this.list = new SelectList(
+      choices.map((c) => ({
+        value: c.value,
+        label: c.label,
+        ...(c.description ? { description: c.description } : {}),
+      })),
+      Math.min(choices.length, 10),
+      listTheme,
+    );
+    this.list.onSelect = (item) => {
+      const choice = choices.find((c) => c.value === item.value);
+      if (choice?.askText === undefined) {
+        this.settle({ value: item.value });
+        return;
+      }
+      this.textQuestion = choice.askText;
+      this.input = new Input();
+      this.input.focused = true;
+      this.input.onSubmit = (text) => this.settle({ value: item.value, text });
+      this.input.onEscape = () => this.settle({ value: item.value, text: "" });
+      this.onChange();
+    };
+    this.list.onCancel = () => this.settle({ cancelled: true });
+  }
+
+  /** Withdraws the prompt (the server cancelled the request). */
+  cancel(): void {
+    this.settle({ cancelled: true });
+  }
+
+  render(width: number): string[] {
+    const lines = [...wrapLines(this.title, width)];
+    if (this.input === undefined) return [...lines, ...this.list.render(width)];
+    return [...lines, ...wrapLines(style.accent(this.textQuestion), width), ...this.input.render(width)];
+  }
+
+  handleInput(data: string): void {
+    if (this.input !== undefined) this.input.handleInput(data);
+    else this.list.handleInput(data);
+    this.onChange();
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The terminal screen: pi-tui's TUI on the process terminal, rendering inline into the
+ * normal scrollback (no alternate screen, no mouse capture) and redrawing only changed
+ * lines. The layout is fixed: the conversation, a status area (spinner, queue, prompts),
+ * the editor, the footer.
+ */
+import { type Component, Container, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
+import type { Block } from "./block.ts";
+import { PromptEditor } from "./prompt-editor.ts";
+
+/** An ordered group of blocks that can grow and shrink. */
+export class BlockList implements Block {
+  /** @internal the library container holding the blocks */
+  readonly container = new Container();
+  private readonly blocks: Block[] = [];
+  add(block: Block): void {
+    this.blocks.push(block);
+    this.container.addChild(block as Component);
+  }
+  remove(block: Block): void {
+    const at = this.blocks.indexOf(block);
+    if (at < 0) return;
+    this.blocks.splice(at, 1);
+    this.container.removeChild(block as Component);
+  }
+  clear(): void {
+    for (const block of this.blocks.splice(0)) this.container.removeChild(block as Component);
+  }
+  get size(): number {
+    return this.blocks.length;
+  }
+  render(width: number): string[] {
+    return this.container.render(width);
+  }
+  invalidate(): void {
+    this.container.invalidate();
+  }
+}
+
+/** Sees each key before the focused block; returns true to consume it. */
+export type KeyListener = (data: string) => boolean;
+
+/** The whole terminal UI surface. */
+export class Screen {
+  readonly conversation = new BlockList();
+  readonly status = new BlockList();
+  private readonly tui: TUI;
+  private readonly editorSlot = new Container();
+  private readonly footerSlot = new Container();
+  private focused: Block | undefined;
+
+  constructor() {
+    this.tui = new TUI(new ProcessTerminal());
+    this.tui.addChild(this.conversation.container);
+    this.tui.addChild(this.status.container);
+    this.tui.addChild(this.editorSlot);
+    this.tui.addChild(this.footerSlot);
+  }
+
+  /** The message editor, bound to this screen (it scrolls within the terminal height). */
+  createEditor(): PromptEditor {
+    return new PromptEditor(this.tui);
+  }
+
+  get columns(): number {
+    return this.tui.terminal.columns;
+  }
+
+  setEditor(block: Block): void {
+    this.editorSlot.clear();
+    this.editorSlot.addChild(block as Component);
+  }
+
+  setFooter(block: Block): void {
+    this.footerSlot.clear();
+    this.footerSlot.addChild(block as Component);
+  }
+
+  /** Gives `block` the keyboard. */
+  focus(block: Block): void {
+    this.focused = block;
+    this.tui.setFocus(block as Component);
+  }
+
+  get focusedBlock(): Block | undefined {
+    return this.focused;
+  }
+
+  onKey(listener: KeyListener): () => void {
+    return this.tui.addInputListener((data) => (listener(data) ? { consume: true } : undefined));
+  }
+
+  /** Schedules a frame; frames are coalesced, so calling this per delta is cheap. */
+  requestRender(): void {
+    this.tui.requestRender();
+  }
+
+  /** Redraws everything from scratch (after blocks changed how they render). */
+  redrawAll(): void {
+    this.tui.invalidate();
+    this.tui.requestRender(true);
+  }
+
+  start(): void {
+    this.tui.start();
+  }
+
+  /** Restores the terminal (cooked mode, cursor) and leaves the last frame in the scrollback. */
+  stop(): void {
+    this.tui.stop();
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * "Working" line with a spinner and elapsed time. Its timer runs only while it spins,
+ * so an idle UI schedules nothing and writes nothing.
+ */
+import type { Block } from "./block.ts";
+import { style } from "./style.ts";
+import { fitLine } from "./text.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const FRAME_MS = 80;
+
+/** A spinner block; `onFrame` asks the screen for a frame. */
+export class Spinner implements Block {
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private startedAt = 0;
+  private frame = 0;
+  private label = "Working";
+  private hint = "Esc to interrupt";
+
+  constructor(private readonly onFrame: () => void) {}
+
+  get spinning(): boolean {
+    return this.timer !== undefined;
+  }
+
+  start(label = "Working", hint = "Esc to interrupt"): void {
+    this.label = label;
+    this.hint = hint;
+    if (this.timer !== undefined) return;
+    this.startedAt = Date.now();
+    this.frame = 0;
+    this.timer = setInterval(() => {
+      this.frame = (this.frame + 1) % FRAMES.length;
+      this.onFrame();
+    }, FRAME_MS);
+    this.onFrame();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.onFrame();
+  }
+
+  render(width: number): string[] {
+    if (this.timer === undefined) return [];
+    const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
+    const line = `${style.accent(FRAMES[this.frame]!)} ${this.label}… ${style.muted(`(${seconds}s · ${this.hint})`)}`;
+    return [fitLine(line, width)];
+  }
+}

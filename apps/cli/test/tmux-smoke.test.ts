@@ -1,0 +1,79 @@
+import { expect, test } from "bun:test";
+import { textReply } from "@knightcode/testkit";
+import { MAIN, mockedAgent } from "./support/cli-run.ts";
+
+/** Runs tmux on this test's own server socket, so no user session is touched. */
+async function tmux(socket: string, ...args: string[]): Promise<string> {
+  const child = Bun.spawn(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
+  return out;
+}
+
+/**
+ * Waits for `text` in the pane. A control-mode client (`tmux -C`) reports every write to
+ * the pane as a `%output` line; the pane is captured again after each one.
+ */
+async function waitForPane(socket: string, text: string, timeoutMs = 20_000): Promise<string> {
+  const control = Bun.spawn(["tmux", "-L", socket, "-C", "attach-session", "-t", "kc"], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const timer = setTimeout(() => control.kill(), timeoutMs);
+  let pane = "";
+  try {
+    pane = await tmux(socket, "capture-pane", "-p", "-t", "kc");
+    if (pane.includes(text)) return pane;
+    const decoder = new TextDecoder();
+    for await (const chunk of control.stdout) {
+      if (!decoder.decode(chunk).includes("%output")) continue;
+      pane = await tmux(socket, "capture-pane", "-p", "-t", "kc");
+      if (pane.includes(text)) return pane;
+    }
+    throw new Error(`timed out waiting for ${JSON.stringify(text)} in the pane:\n${pane}`);
+  } finally {
+    clearTimeout(timer);
+    control.kill();
+    await control.exited;
+  }
+}
+
+test("tmux smoke: knightcode starts in a real terminal, takes a prompt and shows the answer", async () => {
+  await using env = await mockedAgent();
+  env.mock.enqueue(textReply("Smoke test answer from the mock.", 4));
+  const socket = `knightcode-test-${process.pid}`;
+  const command = [
+    "env",
+    ...Object.entries({ ...env.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" }).map(([k, v]) => `${k}=${v}`),
+    process.execPath,
+    MAIN,
+  ];
+  await tmux(
+    socket,
+    "new-session",
+    "-d",
+    "-s",
+    "kc",
+    "-x",
+    "100",
+    "-y",
+    "30",
+    "-c",
+    env.agent.cwd,
+    ...command,
+  );
+  try {
+    await waitForPane(socket, "mock-completions/mock-model");
+    await tmux(socket, "send-keys", "-t", "kc", "-l", "hello from tmux");
+    await tmux(socket, "send-keys", "-t", "kc", "Enter");
+    const pane = await waitForPane(socket, "Smoke test answer from the mock.");
+    expect(pane).toContain("› hello from tmux");
+  } finally {
+    await tmux(socket, "kill-server").catch(() => "");
+  }
+}, 40_000);
