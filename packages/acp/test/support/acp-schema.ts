@@ -17,7 +17,10 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false
 ajv.addSchema(schema, "acp");
 
 /** Definition names by role: `x-side` says who handles the method, `x-method` which one. */
-function definitionsBy(side: "agent" | "client", suffix: "Request" | "Response" | "Notification") {
+function definitionsBy(
+  side: "agent" | "client" | "protocol",
+  suffix: "Request" | "Response" | "Notification",
+) {
   const found = new Map<string, string>();
   for (const [name, def] of Object.entries(schema.$defs)) {
     if (def["x-side"] === side && def["x-method"] !== undefined && name.endsWith(suffix)) {
@@ -29,7 +32,11 @@ function definitionsBy(side: "agent" | "client", suffix: "Request" | "Response" 
 
 const agentResponses = definitionsBy("agent", "Response");
 const clientRequests = definitionsBy("client", "Request");
-const clientNotifications = definitionsBy("client", "Notification");
+/** Notifications the client handles, and the protocol's own (`$/cancel_request`), which either side sends. */
+const clientNotifications = new Map([
+  ...definitionsBy("client", "Notification"),
+  ...definitionsBy("protocol", "Notification"),
+]);
 
 const compiled = new Map<string, ValidateFunction>();
 function validator(definition: string): ValidateFunction {

@@ -1,0 +1,187 @@
+import { describe, expect, test } from "bun:test";
+import { textReply } from "@knightcode/testkit";
+import { acpWorld, startAcp } from "../support/acp-child.ts";
+
+const TIMEOUT = 60_000;
+
+type Failure = { code: number; message: string; data?: unknown };
+const failure = (e: unknown) => e as Failure;
+
+describe("knightcode acp: slash commands", () => {
+  test(
+    "available_commands_update lists built-ins and prompt templates; a prompt starting /name runs it; a changed list is sent again",
+    async () => {
+      await using world = await acpWorld();
+      await world.agent.write(
+        "prompts/greet.md",
+        "---\ndescription: Greet someone\n---\nSay hello to $1 warmly.",
+      );
+      await using acp = await startAcp(world);
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      const first = await acp.waitForUpdate(
+        (u, s) => s === sessionId && u.sessionUpdate === "available_commands_update",
+      );
+      if (first.sessionUpdate !== "available_commands_update") throw new Error("unreachable");
+      const names = first.availableCommands.map((c) => c.name);
+      expect(names).toContain("compact");
+      expect(names).toContain("name");
+      expect(names).toContain("greet");
+      // the editor has its own new-session and fork actions
+      expect(names).not.toContain("new");
+      expect(first.availableCommands.find((c) => c.name === "greet")?.description).toBe("Greet someone");
+      expect(first.availableCommands.find((c) => c.name === "compact")?.input).toEqual({
+        hint: "optional instructions for the summary",
+      });
+
+      // a prompt template expands into the user message the model gets
+      world.mock.enqueue(textReply("Hello, Ada!"));
+      await world.agent.write("prompts/farewell.md", "---\ndescription: Say goodbye\n---\nBid $1 farewell.");
+      const ran = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/greet Ada" }],
+      });
+      expect(ran.stopReason).toBe("end_turn");
+      expect(JSON.stringify(world.mock.requests.at(-1)!.body)).toContain("Say hello to Ada warmly.");
+
+      // the list changed while the turn ran: a second update carries the new template
+      const second = await acp.waitForUpdate(
+        (u, s) =>
+          s === sessionId &&
+          u.sessionUpdate === "available_commands_update" &&
+          u.availableCommands.some((c) => c.name === "farewell"),
+      );
+      expect(second.sessionUpdate).toBe("available_commands_update");
+
+      // a built-in handled without a model turn
+      const named = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/name Greeting practice" }],
+      });
+      expect(named.stopReason).toBe("end_turn");
+      const listed = await acp.agent.request("session/list", {});
+      expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe("Greeting practice");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("knightcode acp: errors", () => {
+  test(
+    "invalid params answer -32602 and unknown methods -32601, and the process keeps serving",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      const noCwd = failure(
+        await acp.agent.request("session/new", { mcpServers: [] } as never).catch((e: unknown) => e),
+      );
+      expect(noCwd.code).toBe(-32602);
+      const badPrompt = failure(
+        await acp.agent
+          .request("session/prompt", { sessionId: "x", prompt: "not blocks" } as never)
+          .catch((e: unknown) => e),
+      );
+      expect(badPrompt.code).toBe(-32602);
+      const unknown = failure(await acp.agent.request("session/frobnicate", {}).catch((e: unknown) => e));
+      expect(unknown.code).toBe(-32601);
+      const ext = failure(await acp.agent.request("_knightcode/nothing", {}).catch((e: unknown) => e));
+      expect(ext.code).toBe(-32601);
+      // a relative cwd is refused by the server: invalid params, no thread made
+      const relative = failure(
+        await acp.agent
+          .request("session/new", { cwd: "relative/dir", mcpServers: [] })
+          .catch((e: unknown) => e),
+      );
+      expect(relative.code).toBe(-32602);
+      expect((await acp.agent.request("session/list", {})).sessions).toEqual([]);
+      // still serving
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      world.mock.enqueue(textReply("Alive."));
+      expect(
+        (await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] }))
+          .stopReason,
+      ).toBe("end_turn");
+      const audio = failure(
+        await acp.agent
+          .request("session/prompt", {
+            sessionId,
+            prompt: [{ type: "audio", mimeType: "audio/wav", data: "AAAA" }],
+          })
+          .catch((e: unknown) => e),
+      );
+      expect(audio.code).toBe(-32602);
+      expect(acp.schemaProblems()).toEqual([]);
+      expect(await acp.close()).toBe(0);
+      expect(acp.foreign).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "MCP servers from the editor are reported as not used, in the response's _meta and as a message, never dropped silently",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      const created = await acp.agent.request("session/new", {
+        cwd: world.agent.cwd,
+        mcpServers: [{ name: "files", command: "/usr/bin/true", args: [], env: [] }],
+      });
+      expect(created._meta).toEqual({
+        knightcode: {
+          mcpServersNotHonoured: [
+            {
+              name: "files",
+              reason: "KnightCode cannot connect MCP servers from ACP yet; this server was not started",
+            },
+          ],
+        },
+      });
+      const message = await acp.waitForUpdate(
+        (u, s) => s === created.sessionId && u.sessionUpdate === "agent_message_chunk",
+      );
+      expect(
+        message.sessionUpdate === "agent_message_chunk" &&
+          message.content.type === "text" &&
+          message.content.text,
+      ).toContain("MCP server 'files' not used");
+      expect(acp.stderr()).toContain("MCP server 'files' not used");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "a client that advertises notices gets the MCP report as a warning notice",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world, { initialize: false });
+      await acp.agent.request("initialize", {
+        protocolVersion: 1,
+        clientCapabilities: { session: { notices: {} } },
+      });
+      const created = await acp.agent.request("session/new", {
+        cwd: world.agent.cwd,
+        mcpServers: [{ type: "http", name: "remote", url: "http://127.0.0.1:1/mcp", headers: [] }],
+      });
+      const notice = await acp.waitForUpdate(
+        (u, s) => s === created.sessionId && u.sessionUpdate === "notice",
+      );
+      expect(notice).toMatchObject({ sessionUpdate: "notice", severity: "warning" });
+      expect(acp.updatesOf(created.sessionId, "agent_message_chunk")).toEqual([]);
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
+    "the process exits 0 when stdin closes, with a session open",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      expect(await acp.close()).toBe(0);
+      expect(acp.foreign).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
