@@ -3,6 +3,7 @@
  * line, pi's v1 -> v2 -> v3 migrations (in memory only), and ID generation.
  */
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.ts";
+import { countDamage, linkEntries, noDamage, type RawEntryLine, type SessionDamage } from "./entry-links.ts";
 
 const NEWLINE = 0x0a;
 
@@ -22,8 +23,10 @@ export interface ParsedSession {
   tornTail: Uint8Array | undefined;
   /** The last line parsed but lacks its newline; a writer must add one before appending. */
   missingFinalNewline: boolean;
-  /** Complete lines that were not valid JSON entries (skipped, counted). */
+  /** Complete lines that were not usable entries (skipped, counted); `damage.skipped.count`. */
   skippedLines: number;
+  /** What was skipped or repaired, with the first file line of each kind. */
+  damage: SessionDamage;
 }
 
 /** Raised by `parseSessionBytes` when the first line is not a session header. */
@@ -34,12 +37,15 @@ export function parseSessionBytes(bytes: Uint8Array): ParsedSession {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const raw: Record<string, unknown>[] = [];
   const rawBytes: number[] = [];
-  let skippedLines = 0;
+  const rawLines: number[] = [];
+  const damage = noDamage();
   let tornTail: Uint8Array | undefined;
   let missingFinalNewline = false;
   let validBytes = 0;
   let pos = 0;
+  let lineNumber = 0;
   while (pos < buf.length) {
+    lineNumber++;
     const nl = buf.indexOf(NEWLINE, pos);
     const end = nl === -1 ? buf.length : nl;
     const next = nl === -1 ? buf.length : nl + 1;
@@ -54,10 +60,11 @@ export function parseSessionBytes(bytes: Uint8Array): ParsedSession {
     }
     validBytes = next;
     if (value === undefined) {
-      if (end > pos && !isBlank(buf, pos, end)) skippedLines++;
+      if (end > pos && !isBlank(buf, pos, end)) countDamage(damage.skipped, lineNumber);
     } else {
       raw.push(value);
       rawBytes.push(next - pos);
+      rawLines.push(lineNumber);
     }
     pos = next;
   }
@@ -68,17 +75,11 @@ export function parseSessionBytes(bytes: Uint8Array): ParsedSession {
   const header = first as unknown as SessionHeader;
   const sourceVersion = typeof header.version === "number" ? header.version : 1;
   const migrated = migrateLines(raw, sourceVersion);
-  const entries: SessionEntry[] = [];
-  const lineBytes: number[] = [];
+  const lines: RawEntryLine[] = [];
   for (let i = 1; i < migrated.length; i++) {
-    const line = migrated[i]!;
-    if (isValidEntry(line)) {
-      entries.push(line as unknown as SessionEntry);
-      lineBytes.push(rawBytes[i]!);
-    } else {
-      skippedLines++;
-    }
+    lines.push({ value: migrated[i]!, line: rawLines[i]!, bytes: rawBytes[i]! });
   }
+  const { entries, lineBytes } = linkEntries(lines, damage);
   return {
     header: migrated[0] as unknown as SessionHeader,
     entries,
@@ -88,7 +89,8 @@ export function parseSessionBytes(bytes: Uint8Array): ParsedSession {
     validBytes,
     tornTail,
     missingFinalNewline,
-    skippedLines,
+    skippedLines: damage.skipped.count,
+    damage,
   };
 }
 
@@ -117,16 +119,6 @@ function isEntryShape(value: Record<string, unknown>, raw: Record<string, unknow
   const version = header && typeof header.version === "number" ? header.version : 1;
   if (typeof value.type !== "string" || value.type === "session") return false;
   return version < 2 || typeof value.id === "string";
-}
-
-function isValidEntry(line: Record<string, unknown>): boolean {
-  return (
-    typeof line.type === "string" &&
-    line.type !== "session" &&
-    typeof line.id === "string" &&
-    (line.parentId === null || typeof line.parentId === "string") &&
-    typeof line.timestamp === "string"
-  );
 }
 
 /**

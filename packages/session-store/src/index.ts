@@ -43,6 +43,8 @@ export type {
   TurnStartEntry,
 } from "./entries.ts";
 export { APPROVAL_MODES, CURRENT_SESSION_VERSION } from "./entries.ts";
+export type { DamageCount, SessionDamage } from "./entry-links.ts";
+export { isDamaged } from "./entry-links.ts";
 export type { SessionStoreErrorCode } from "./errors.ts";
 export {
   ArchiveConflictError,

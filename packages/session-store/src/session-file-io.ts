@@ -14,6 +14,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries.ts";
+import { noDamage } from "./entry-links.ts";
 import { InvalidSessionError, ThreadNotFoundError } from "./errors.ts";
 import { MissingHeaderError, type ParsedSession, parseSessionBytes, serializeLine } from "./format.ts";
 
@@ -106,6 +107,7 @@ export function createTranscriptFile(
       tornTail: undefined,
       missingFinalNewline: false,
       skippedLines: 0,
+      damage: noDamage(),
     };
     return { fd, parsed };
   } catch (error) {

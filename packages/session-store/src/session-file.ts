@@ -15,6 +15,7 @@ import {
 import { join } from "node:path";
 import { buildSessionContext, type SessionContext } from "./context.ts";
 import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
+import type { SessionDamage } from "./entry-links.ts";
 import { ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
 import { createEntryId, createSessionId, type ParsedSession, serializeLine } from "./format.ts";
 import { sessionFileName } from "./locations.ts";
@@ -78,6 +79,8 @@ export class SessionFile {
   readonly sourceVersion: number;
   /** Lines skipped as unreadable on open. */
   readonly skippedLines: number;
+  /** What the open skipped or repaired in a damaged file (nothing on disk changes for it). */
+  readonly damage: SessionDamage;
   /** Where a torn last line was moved aside on owned open, if there was one. */
   readonly tornTailSavedTo: string | undefined;
   /** True for `openReadOnly`: never locks, never writes. */
@@ -112,6 +115,7 @@ export class SessionFile {
     this.header = init.parsed.header;
     this.sourceVersion = init.parsed.sourceVersion;
     this.skippedLines = init.parsed.skippedLines;
+    this.damage = init.parsed.damage;
     this.tornTailSavedTo = init.tornTailSavedTo;
     this.readOnly = init.lock === undefined;
     this.#entries = init.parsed.entries;
@@ -274,11 +278,15 @@ export class SessionFile {
     this.#leafId = id;
   }
 
-  /** Entries from the root to `leafId` (default: the current leaf), root first. */
+  /**
+   * Entries from the root to `leafId` (default: the current leaf), root first. Parents
+   * always precede their children (see `linkEntries`), so the walk ends; the bound only
+   * guards that invariant.
+   */
   branch(leafId: string | null = this.#leafId): SessionEntry[] {
     const path: SessionEntry[] = [];
     let current = leafId === null ? undefined : this.#byId.get(leafId);
-    while (current) {
+    while (current && path.length <= this.#entries.length) {
       path.push(current);
       current = current.parentId === null ? undefined : this.#byId.get(current.parentId);
     }

@@ -1,3 +1,5 @@
+export type { DamagedTranscript } from "./damaged-transcripts.ts";
+export { damagedTranscriptFileName, damagedTranscripts } from "./damaged-transcripts.ts";
 export type { MockModelServer } from "./mock-model-server.ts";
 export { startMockModelServer, wireFormatOf } from "./mock-model-server.ts";
 export type { MockModelsJsonOptions } from "./models-json.ts";

@@ -53,6 +53,7 @@ import {
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./response-budget.ts";
 import { SessionDirectories } from "./session-dirs.ts";
 import { type LocatedSession, SessionLocator } from "./session-locator.ts";
+import { sessionDamageWarnings } from "./session-warnings.ts";
 import { applySettingsUpdate } from "./settings-update.ts";
 import { ArchiveOperations } from "./thread-archive.ts";
 import { ThreadCreation } from "./thread-creation.ts";
@@ -253,7 +254,11 @@ export class ThreadManager implements ThreadManagerApi {
         : unloadedThread(session, archived, this.registry.statusOf(session.id));
       const budget = turnBudget({ thread }, PAGE_FIELDS_RESERVE_BYTES);
       const { turns, nextCursor } = historyTurns(session, loaded?.running?.live, params.cursor, budget);
-      return nextCursor !== undefined ? { thread, turns, nextCursor } : { thread, turns };
+      const result: ThreadReadResult =
+        nextCursor !== undefined ? { thread, turns, nextCursor } : { thread, turns };
+      const warnings = sessionDamageWarnings(session);
+      if (warnings.length > 0) result.warnings = warnings;
+      return result;
     });
   }
 

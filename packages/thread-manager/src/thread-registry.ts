@@ -12,6 +12,7 @@ import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock } from "./clock.ts";
 import { type ExtensionHostFactory, noopExtensionHostFactory } from "./extension-hooks.ts";
 import type { SessionLocator } from "./session-locator.ts";
+import { sessionDamageWarnings } from "./session-warnings.ts";
 import type { Warning } from "./shapes.ts";
 import {
   branchSettings,
@@ -116,7 +117,13 @@ export class ThreadRegistry {
       await extensions.dispose();
       throw error;
     }
-    const warnings = [...project.warnings, ...extraWarnings, ...extensions.warnings, ...tools.warnings];
+    const warnings = [
+      ...sessionDamageWarnings(session),
+      ...project.warnings,
+      ...extraWarnings,
+      ...extensions.warnings,
+      ...tools.warnings,
+    ];
     const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
     runtime.tools = tools;
     runtime.projectSettings = project.settings;

@@ -19,6 +19,8 @@ export function toWireError(error: unknown): AppServerError {
   const message = error instanceof Error ? error.message : String(error);
   // Losing the lock mid-request means another process now owns the transcript.
   if (code === "ownershipLost") return new AppServerError("threadLockedElsewhere", message);
+  // A file named like a transcript but without a session header (empty, junk) holds no thread.
+  if (code === "invalidSession") return new AppServerError("threadNotFound", message);
   if (typeof code === "string" && STORE_CODES.has(code)) {
     const data = (error as { data?: Record<string, unknown> }).data;
     if (code === "archiveConflict" && data && Array.isArray(data.surviving)) {

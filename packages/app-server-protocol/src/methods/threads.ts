@@ -73,7 +73,11 @@ export type ThreadForkResult = Static<typeof ThreadForkResult>;
 export const ThreadReadParams = Type.Object({ threadId: ThreadId, cursor: Type.Optional(Cursor) });
 export type ThreadReadParams = Static<typeof ThreadReadParams>;
 
-export const ThreadReadResult = Type.Object(HistoryPage);
+export const ThreadReadResult = Type.Object({
+  ...HistoryPage,
+  /** What reading a damaged transcript skipped or repaired; absent when nothing was. */
+  warnings: Type.Optional(Type.Array(Warning)),
+});
 export type ThreadReadResult = Static<typeof ThreadReadResult>;
 
 export const ThreadListParams = Type.Object({
