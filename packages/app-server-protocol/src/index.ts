@@ -148,6 +148,7 @@ export type {
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";
+export { PATH_PATTERN, PATH_PATTERN_MESSAGE } from "./path-pattern.ts";
 export type {
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,

@@ -1,5 +1,9 @@
 /** The shared shapes of the protocol: threads, turns, items, usage, models, warnings. */
 import Type, { type Static } from "typebox";
+import { PATH_PATTERN } from "./path-pattern.ts";
+
+/** A non-empty file system path param (see `PATH_PATTERN`). */
+export const PathString = Type.String({ minLength: 1, pattern: PATH_PATTERN });
 
 /** An immutable server-owned value too large to send inline; read it with `payload/read`. */
 export const PayloadRef = Type.Object({
@@ -103,7 +107,7 @@ export const InlineImage = Type.Object({ mimeType: ImageMimeType, data: Type.Str
 export type InlineImage = Static<typeof InlineImage>;
 
 /** An image input: inline base64, or an absolute path on the server's filesystem. */
-export const ImageInput = Type.Union([InlineImage, Type.Object({ path: Type.String({ minLength: 1 }) })]);
+export const ImageInput = Type.Union([InlineImage, Type.Object({ path: PathString })]);
 export type ImageInput = Static<typeof ImageInput>;
 
 const ItemTimes = {

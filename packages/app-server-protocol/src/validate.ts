@@ -5,6 +5,7 @@
  */
 import type { ValidationIssue } from "./errors.ts";
 import { VALIDATORS } from "./generated/validators.ts";
+import { PATH_PATTERN, PATH_PATTERN_MESSAGE } from "./path-pattern.ts";
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
@@ -30,7 +31,9 @@ export function toValidationIssues(errors: readonly AjvErrorLike[]): ValidationI
         ? `unexpected property '${String(error.params.additionalProperty)}'`
         : error.keyword === "required"
           ? `missing required property '${String(error.params.missingProperty)}'`
-          : (error.message ?? "is invalid");
+          : error.keyword === "pattern" && error.params.pattern === PATH_PATTERN
+            ? PATH_PATTERN_MESSAGE
+            : (error.message ?? "is invalid");
     const key = `${error.instancePath}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -150,9 +150,10 @@ return errors === 0;
 }
 
 export const v1 = validate11;
-const schema12 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1},"approvalMode":{"anyOf":[{"type":"string","const":"ask"},{"type":"string","const":"autoEdit"},{"type":"string","const":"fullAccess"}]},"model":{"type":"object","required":["provider","id"],"properties":{"provider":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}}},"thinkingLevel":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"minimal"},{"type":"string","const":"low"},{"type":"string","const":"medium"},{"type":"string","const":"high"},{"type":"string","const":"xhigh"}]},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
-const pattern0 = new RegExp("^[^\\u0000-\\u001f]{1,128}$", "u");
-const pattern2 = new RegExp("^.*$", "u");
+const schema12 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"approvalMode":{"anyOf":[{"type":"string","const":"ask"},{"type":"string","const":"autoEdit"},{"type":"string","const":"fullAccess"}]},"model":{"type":"object","required":["provider","id"],"properties":{"provider":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}}},"thinkingLevel":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"minimal"},{"type":"string","const":"low"},{"type":"string","const":"medium"},{"type":"string","const":"high"},{"type":"string","const":"xhigh"}]},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
+const pattern0 = new RegExp("^[^\\u0000\\uD800-\\uDFFF]*$", "u");
+const pattern1 = new RegExp("^[^\\u0000-\\u001f]{1,128}$", "u");
+const pattern3 = new RegExp("^.*$", "u");
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -181,14 +182,24 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data0)){
+const err2 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -199,17 +210,7 @@ const _errs4 = errors;
 let valid1 = false;
 const _errs5 = errors;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if("ask" !== data1){
-const err4 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/0/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
+const err4 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -218,12 +219,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs7 = errors;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("ask" !== data1){
+const err5 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/0/const",keyword:"const",params:{allowedValue: "ask"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -232,8 +229,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-if("autoEdit" !== data1){
-const err6 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/1/const",keyword:"const",params:{allowedValue: "autoEdit"},message:"must be equal to constant"};
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs7 = errors;
+if(typeof data1 !== "string"){
+const err6 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -242,12 +243,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-var _valid0 = _errs7 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const _errs9 = errors;
-if(typeof data1 !== "string"){
-const err7 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("autoEdit" !== data1){
+const err7 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/1/const",keyword:"const",params:{allowedValue: "autoEdit"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -256,8 +253,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-if("fullAccess" !== data1){
-const err8 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/2/const",keyword:"const",params:{allowedValue: "fullAccess"},message:"must be equal to constant"};
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs9 = errors;
+if(typeof data1 !== "string"){
+const err8 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -266,17 +267,27 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-}
-}
-if(!valid1){
-const err9 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if("fullAccess" !== data1){
+const err9 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf/2/const",keyword:"const",params:{allowedValue: "fullAccess"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+}
+}
+if(!valid1){
+const err10 = {instancePath:instancePath+"/approvalMode",schemaPath:"#/properties/approvalMode/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -296,17 +307,7 @@ if(data.model !== undefined){
 let data2 = data.model;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.provider === undefined){
-const err10 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.id === undefined){
-const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err11 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/required",keyword:"required",params:{missingProperty: "provider"},message:"must have required property '"+"provider"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -315,11 +316,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data2.provider !== undefined){
-let data3 = data2.provider;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err12 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data2.id === undefined){
+const err12 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -328,9 +326,11 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-else {
-const err13 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.provider !== undefined){
+let data3 = data2.provider;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err13 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -340,11 +340,8 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data2.id !== undefined){
-let data4 = data2.id;
-if(typeof data4 === "string"){
-if(func2(data4) < 1){
-const err14 = {instancePath:instancePath+"/model/id",schemaPath:"#/properties/model/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err14 = {instancePath:instancePath+"/model/provider",schemaPath:"#/properties/model/properties/provider/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -354,8 +351,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/model/id",schemaPath:"#/properties/model/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data2.id !== undefined){
+let data4 = data2.id;
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err15 = {instancePath:instancePath+"/model/id",schemaPath:"#/properties/model/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -365,14 +365,25 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
 else {
-const err16 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err16 = {instancePath:instancePath+"/model/id",schemaPath:"#/properties/model/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
 else {
 vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
 }
 errors++;
 }
@@ -383,17 +394,7 @@ const _errs18 = errors;
 let valid3 = false;
 const _errs19 = errors;
 if(typeof data5 !== "string"){
-const err17 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if("off" !== data5){
-const err18 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
+const err18 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -402,12 +403,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-var _valid1 = _errs19 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs21 = errors;
-if(typeof data5 !== "string"){
-const err19 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("off" !== data5){
+const err19 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/0/const",keyword:"const",params:{allowedValue: "off"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -416,8 +413,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if("minimal" !== data5){
-const err20 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/1/const",keyword:"const",params:{allowedValue: "minimal"},message:"must be equal to constant"};
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs21 = errors;
+if(typeof data5 !== "string"){
+const err20 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -426,12 +427,8 @@ vErrors.push(err20);
 }
 errors++;
 }
-var _valid1 = _errs21 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs23 = errors;
-if(typeof data5 !== "string"){
-const err21 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("minimal" !== data5){
+const err21 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/1/const",keyword:"const",params:{allowedValue: "minimal"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -440,8 +437,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if("low" !== data5){
-const err22 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/2/const",keyword:"const",params:{allowedValue: "low"},message:"must be equal to constant"};
+var _valid1 = _errs21 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs23 = errors;
+if(typeof data5 !== "string"){
+const err22 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/2/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -450,12 +451,8 @@ vErrors.push(err22);
 }
 errors++;
 }
-var _valid1 = _errs23 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs25 = errors;
-if(typeof data5 !== "string"){
-const err23 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("low" !== data5){
+const err23 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/2/const",keyword:"const",params:{allowedValue: "low"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -464,8 +461,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-if("medium" !== data5){
-const err24 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/3/const",keyword:"const",params:{allowedValue: "medium"},message:"must be equal to constant"};
+var _valid1 = _errs23 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs25 = errors;
+if(typeof data5 !== "string"){
+const err24 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/3/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -474,12 +475,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid1 = _errs25 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs27 = errors;
-if(typeof data5 !== "string"){
-const err25 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("medium" !== data5){
+const err25 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/3/const",keyword:"const",params:{allowedValue: "medium"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -488,8 +485,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-if("high" !== data5){
-const err26 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/4/const",keyword:"const",params:{allowedValue: "high"},message:"must be equal to constant"};
+var _valid1 = _errs25 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs27 = errors;
+if(typeof data5 !== "string"){
+const err26 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/4/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -498,12 +499,8 @@ vErrors.push(err26);
 }
 errors++;
 }
-var _valid1 = _errs27 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const _errs29 = errors;
-if(typeof data5 !== "string"){
-const err27 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("high" !== data5){
+const err27 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/4/const",keyword:"const",params:{allowedValue: "high"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -512,13 +509,27 @@ vErrors.push(err27);
 }
 errors++;
 }
-if("xhigh" !== data5){
-const err28 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/5/const",keyword:"const",params:{allowedValue: "xhigh"},message:"must be equal to constant"};
+var _valid1 = _errs27 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs29 = errors;
+if(typeof data5 !== "string"){
+const err28 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/5/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+if("xhigh" !== data5){
+const err29 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf/5/const",keyword:"const",params:{allowedValue: "xhigh"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -530,12 +541,12 @@ valid3 = valid3 || _valid1;
 }
 }
 if(!valid3){
-const err29 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+const err30 = {instancePath:instancePath+"/thinkingLevel",schemaPath:"#/properties/thinkingLevel/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err30];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err30);
 }
 errors++;
 }
@@ -555,18 +566,7 @@ if(data.name !== undefined){
 let data6 = data.name;
 if(typeof data6 === "string"){
 if(func2(data6) > 512){
-const err30 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -576,11 +576,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data.mcpServers !== undefined){
-let data7 = data.mcpServers;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(Object.keys(data7).length > 64){
-const err32 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"};
+else {
+const err32 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -589,9 +586,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-for(const key0 in data7){
-if(!(pattern0.test(key0))){
-const err33 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+}
+if(data.mcpServers !== undefined){
+let data7 = data.mcpServers;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 64){
+const err33 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -600,16 +600,9 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-for(const key1 in data7){
-if(pattern0.test(key1)){
-let data8 = data7[key1];
-const _errs37 = errors;
-let valid5 = false;
-const _errs38 = errors;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.command === undefined){
-const err34 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+for(const key0 in data7){
+if(!(pattern1.test(key0))){
+const err34 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -618,9 +611,16 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key2 in data8){
-if(!(((((((key2 === "command") || (key2 === "args")) || (key2 === "env")) || (key2 === "cwd")) || (key2 === "enabled")) || (key2 === "tools")) || (key2 === "startTimeoutMs"))){
-const err35 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+}
+for(const key1 in data7){
+if(pattern1.test(key1)){
+let data8 = data7[key1];
+const _errs37 = errors;
+let valid5 = false;
+const _errs38 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.command === undefined){
+const err35 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -629,12 +629,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data8.command !== undefined){
-let data9 = data8.command;
-if(typeof data9 === "string"){
-if(func2(data9) > 4096){
-const err36 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+for(const key2 in data8){
+if(!(((((((key2 === "command") || (key2 === "args")) || (key2 === "env")) || (key2 === "cwd")) || (key2 === "enabled")) || (key2 === "tools")) || (key2 === "startTimeoutMs"))){
+const err36 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -643,8 +640,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(func2(data9) < 1){
-const err37 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data8.command !== undefined){
+let data9 = data8.command;
+if(typeof data9 === "string"){
+if(func2(data9) > 4096){
+const err37 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -653,9 +654,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-else {
-const err38 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data9) < 1){
+const err38 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -665,11 +665,8 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data8.args !== undefined){
-let data10 = data8.args;
-if(Array.isArray(data10)){
-if(data10.length > 1024){
-const err39 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+else {
+const err39 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -678,12 +675,12 @@ vErrors.push(err39);
 }
 errors++;
 }
-const len0 = data10.length;
-for(let i0=0; i0<len0; i0++){
-let data11 = data10[i0];
-if(typeof data11 === "string"){
-if(func2(data11) > 65536){
-const err40 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"};
+}
+if(data8.args !== undefined){
+let data10 = data8.args;
+if(Array.isArray(data10)){
+if(data10.length > 1024){
+const err40 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -692,9 +689,12 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+let data11 = data10[i0];
+if(typeof data11 === "string"){
+if(func2(data11) > 65536){
+const err41 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -704,9 +704,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
 else {
-const err42 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err42 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -716,11 +715,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data8.env !== undefined){
-let data12 = data8.env;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(Object.keys(data12).length > 256){
-const err43 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
+}
+else {
+const err43 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -729,10 +726,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key3 in data12){
-if(pattern2.test(key3)){
-if(typeof data12[key3] !== "string"){
-const err44 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data8.env !== undefined){
+let data12 = data8.env;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(Object.keys(data12).length > 256){
+const err44 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -741,11 +740,10 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key3 in data12){
+if(pattern3.test(key3)){
+if(typeof data12[key3] !== "string"){
+const err45 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -755,11 +753,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data8.cwd !== undefined){
-let data14 = data8.cwd;
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err46 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -769,8 +766,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-else {
-const err47 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data8.cwd !== undefined){
+let data14 = data8.cwd;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err47 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -780,9 +780,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data8.enabled !== undefined){
-if(typeof data8.enabled !== "boolean"){
-const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -792,11 +791,9 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data8.tools !== undefined){
-let data16 = data8.tools;
-if(Array.isArray(data16)){
-if(data16.length > 1024){
-const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(data8.enabled !== undefined){
+if(typeof data8.enabled !== "boolean"){
+const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -805,12 +802,12 @@ vErrors.push(err49);
 }
 errors++;
 }
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(typeof data17 === "string"){
-if(func2(data17) > 256){
-const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+if(data8.tools !== undefined){
+let data16 = data8.tools;
+if(Array.isArray(data16)){
+if(data16.length > 1024){
+const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -819,8 +816,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(func2(data17) < 1){
-const err51 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+if(typeof data17 === "string"){
+if(func2(data17) > 256){
+const err51 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -829,9 +830,8 @@ vErrors.push(err51);
 }
 errors++;
 }
-}
-else {
-const err52 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data17) < 1){
+const err52 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -841,9 +841,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
 else {
-const err53 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err53 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -853,10 +852,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data8.startTimeoutMs !== undefined){
-let data18 = data8.startTimeoutMs;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err54 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err54 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -865,9 +863,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data18 == "number"){
-if(data18 > 600000 || isNaN(data18)){
-const err55 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(data8.startTimeoutMs !== undefined){
+let data18 = data8.startTimeoutMs;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err55 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -876,8 +876,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data18 < 1 || isNaN(data18)){
-const err56 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data18 == "number"){
+if(data18 > 600000 || isNaN(data18)){
+const err56 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -886,16 +887,26 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18 < 1 || isNaN(data18)){
+const err57 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
@@ -905,18 +916,7 @@ if(!valid5){
 const _errs61 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.url === undefined){
-const err58 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-for(const key4 in data8){
-if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
-const err59 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err59 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -925,12 +925,9 @@ vErrors.push(err59);
 }
 errors++;
 }
-}
-if(data8.url !== undefined){
-let data19 = data8.url;
-if(typeof data19 === "string"){
-if(func2(data19) > 8192){
-const err60 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
+for(const key4 in data8){
+if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
+const err60 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -939,8 +936,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(func2(data19) < 1){
-const err61 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data8.url !== undefined){
+let data19 = data8.url;
+if(typeof data19 === "string"){
+if(func2(data19) > 8192){
+const err61 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -949,9 +950,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data19) < 1){
+const err62 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -961,11 +961,8 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data8.headers !== undefined){
-let data20 = data8.headers;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(Object.keys(data20).length > 256){
-const err63 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
+else {
+const err63 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -974,10 +971,12 @@ vErrors.push(err63);
 }
 errors++;
 }
-for(const key5 in data20){
-if(pattern2.test(key5)){
-if(typeof data20[key5] !== "string"){
-const err64 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data8.headers !== undefined){
+let data20 = data8.headers;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(Object.keys(data20).length > 256){
+const err64 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -986,11 +985,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key5 in data20){
+if(pattern3.test(key5)){
+if(typeof data20[key5] !== "string"){
+const err65 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1000,9 +998,10 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data8.enabled !== undefined){
-if(typeof data8.enabled !== "boolean"){
-const err66 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1012,11 +1011,9 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data8.tools !== undefined){
-let data23 = data8.tools;
-if(Array.isArray(data23)){
-if(data23.length > 1024){
-const err67 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(data8.enabled !== undefined){
+if(typeof data8.enabled !== "boolean"){
+const err67 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1025,12 +1022,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
-let data24 = data23[i2];
-if(typeof data24 === "string"){
-if(func2(data24) > 256){
-const err68 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+if(data8.tools !== undefined){
+let data23 = data8.tools;
+if(Array.isArray(data23)){
+if(data23.length > 1024){
+const err68 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1039,8 +1036,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(func2(data24) < 1){
-const err69 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(typeof data24 === "string"){
+if(func2(data24) > 256){
+const err69 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1049,9 +1050,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data24) < 1){
+const err70 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1061,9 +1061,8 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
 else {
-const err71 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err71 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1073,10 +1072,9 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data8.startTimeoutMs !== undefined){
-let data25 = data8.startTimeoutMs;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err72 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err72 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1085,9 +1083,11 @@ vErrors.push(err72);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 600000 || isNaN(data25)){
-const err73 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(data8.startTimeoutMs !== undefined){
+let data25 = data8.startTimeoutMs;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err73 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1096,8 +1096,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data25 < 1 || isNaN(data25)){
-const err74 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data25 == "number"){
+if(data25 > 600000 || isNaN(data25)){
+const err74 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1106,11 +1107,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err75 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data25 < 1 || isNaN(data25)){
+const err75 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1119,16 +1117,29 @@ vErrors.push(err75);
 }
 errors++;
 }
-var _valid2 = _errs61 === errors;
-valid5 = valid5 || _valid2;
 }
-if(!valid5){
-const err76 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+var _valid2 = _errs61 === errors;
+valid5 = valid5 || _valid2;
+}
+if(!valid5){
+const err77 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }
@@ -1147,24 +1158,24 @@ vErrors = null;
 }
 }
 else {
-const err77 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err78 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err77];
+vErrors = [err78];
 }
 else {
-vErrors.push(err77);
+vErrors.push(err78);
 }
 errors++;
 }
 }
 }
 else {
-const err78 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err79 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err78];
+vErrors = [err79];
 }
 else {
-vErrors.push(err78);
+vErrors.push(err79);
 }
 errors++;
 }
@@ -1273,7 +1284,7 @@ vErrors.push(err7);
 errors++;
 }
 for(const key0 in data2){
-if(!(pattern0.test(key0))){
+if(!(pattern1.test(key0))){
 const err8 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err8];
@@ -1285,7 +1296,7 @@ errors++;
 }
 }
 for(const key1 in data2){
-if(pattern0.test(key1)){
+if(pattern1.test(key1)){
 let data3 = data2[key1];
 const _errs9 = errors;
 let valid2 = false;
@@ -1413,7 +1424,7 @@ vErrors.push(err18);
 errors++;
 }
 for(const key3 in data7){
-if(pattern2.test(key3)){
+if(pattern3.test(key3)){
 if(typeof data7[key3] !== "string"){
 const err19 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1658,7 +1669,7 @@ vErrors.push(err38);
 errors++;
 }
 for(const key5 in data15){
-if(pattern2.test(key5)){
+if(pattern3.test(key5)){
 if(typeof data15[key5] !== "string"){
 const err39 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -1946,7 +1957,7 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data2){
-if(!(pattern0.test(key0))){
+if(!(pattern1.test(key0))){
 const err7 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
@@ -1958,7 +1969,7 @@ errors++;
 }
 }
 for(const key1 in data2){
-if(pattern0.test(key1)){
+if(pattern1.test(key1)){
 let data3 = data2[key1];
 const _errs9 = errors;
 let valid2 = false;
@@ -2086,7 +2097,7 @@ vErrors.push(err17);
 errors++;
 }
 for(const key3 in data7){
-if(pattern2.test(key3)){
+if(pattern3.test(key3)){
 if(typeof data7[key3] !== "string"){
 const err18 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -2331,7 +2342,7 @@ vErrors.push(err37);
 errors++;
 }
 for(const key5 in data15){
-if(pattern2.test(key5)){
+if(pattern3.test(key5)){
 if(typeof data15[key5] !== "string"){
 const err38 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
@@ -2631,7 +2642,7 @@ return errors === 0;
 }
 
 export const v5 = validate15;
-const schema16 = {"type":"object","properties":{"cursor":{"type":"string","minLength":1,"maxLength":4096},"limit":{"type":"integer","minimum":1,"maximum":500},"archived":{"type":"boolean"},"cwd":{"type":"string","minLength":1}}};
+const schema16 = {"type":"object","properties":{"cursor":{"type":"string","minLength":1,"maxLength":4096},"limit":{"type":"integer","minimum":1,"maximum":500},"archived":{"type":"boolean"},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -2732,9 +2743,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-else {
-const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data3)){
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2744,14 +2754,25 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err9 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -3510,7 +3531,7 @@ return errors === 0;
 }
 
 export const v12 = validate22;
-const schema23 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"requestId":{"type":"string","minLength":1,"maxLength":128},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1}}}]},"maxItems":32}}};
+const schema23 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"requestId":{"type":"string","minLength":1,"maxLength":128},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3881,9 +3902,8 @@ vErrors.push(err28);
 }
 errors++;
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data8)){
+const err29 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3893,9 +3913,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
 else {
-const err30 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3904,16 +3923,28 @@ vErrors.push(err30);
 }
 errors++;
 }
-var _valid0 = _errs27 === errors;
-valid3 = valid3 || _valid0;
 }
-if(!valid3){
-const err31 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err31 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err31];
 }
 else {
 vErrors.push(err31);
+}
+errors++;
+}
+var _valid0 = _errs27 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err32 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
 }
 errors++;
 }
@@ -3931,19 +3962,7 @@ vErrors = null;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err33 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3952,12 +3971,24 @@ vErrors.push(err33);
 }
 errors++;
 }
+}
+}
+else {
+const err34 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
 validate22.errors = vErrors;
 return errors === 0;
 }
 
 export const v13 = validate23;
-const schema24 = {"type":"object","required":["threadId","expectedTurnId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"expectedTurnId":{"type":"string","minLength":1},"text":{"type":"string"},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1}}}]},"maxItems":32}}};
+const schema24 = {"type":"object","required":["threadId","expectedTurnId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"expectedTurnId":{"type":"string","minLength":1},"text":{"type":"string"},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4293,9 +4324,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data7)){
+const err26 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4305,9 +4335,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
 else {
-const err27 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4316,16 +4345,28 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid0 = _errs25 === errors;
-valid3 = valid3 || _valid0;
 }
-if(!valid3){
-const err28 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err28 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err29 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -4343,24 +4384,24 @@ vErrors = null;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err30 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err30];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err30);
 }
 errors++;
 }
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err31];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -4461,7 +4502,7 @@ return errors === 0;
 }
 
 export const v15 = validate25;
-const schema26 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1}}}]},"maxItems":32}}};
+const schema26 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4797,9 +4838,8 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data7)){
+const err26 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4809,9 +4849,8 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
 else {
-const err27 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err27 = {instancePath:instancePath+"/images/" + i0+"/path",schemaPath:"#/properties/images/items/anyOf/1/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4820,16 +4859,28 @@ vErrors.push(err27);
 }
 errors++;
 }
-var _valid0 = _errs25 === errors;
-valid3 = valid3 || _valid0;
 }
-if(!valid3){
-const err28 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err28 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
+}
+errors++;
+}
+var _valid0 = _errs25 === errors;
+valid3 = valid3 || _valid0;
+}
+if(!valid3){
+const err29 = {instancePath:instancePath+"/images/" + i0,schemaPath:"#/properties/images/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
 }
 errors++;
 }
@@ -4847,24 +4898,24 @@ vErrors = null;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err30 = {instancePath:instancePath+"/images",schemaPath:"#/properties/images/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err29];
+vErrors = [err30];
 }
 else {
-vErrors.push(err29);
+vErrors.push(err30);
 }
 errors++;
 }
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err30];
+vErrors = [err31];
 }
 else {
-vErrors.push(err30);
+vErrors.push(err31);
 }
 errors++;
 }
@@ -5077,7 +5128,7 @@ return errors === 0;
 }
 
 export const v18 = validate28;
-const schema29 = {"type":"object","properties":{"cwd":{"type":"string","minLength":1}}};
+const schema29 = {"type":"object","properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5096,9 +5147,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-}
-else {
-const err1 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data0)){
+const err1 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5108,9 +5158,8 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5119,12 +5168,24 @@ vErrors.push(err2);
 }
 errors++;
 }
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
 validate28.errors = vErrors;
 return errors === 0;
 }
 
 export const v19 = validate29;
-const schema30 = {"type":"object","required":["scope","key","value"],"properties":{"scope":{"anyOf":[{"type":"string","const":"global"},{"type":"string","const":"project"}]},"key":{"type":"string","minLength":1,"maxLength":1024},"value":{},"cwd":{"type":"string","minLength":1},"expectedVersion":{"type":"string","minLength":1}}};
+const schema30 = {"type":"object","required":["scope","key","value"],"properties":{"scope":{"anyOf":[{"type":"string","const":"global"},{"type":"string","const":"project"}]},"key":{"type":"string","minLength":1,"maxLength":1024},"value":{},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"expectedVersion":{"type":"string","minLength":1}}};
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5282,9 +5343,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data2)){
+const err12 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5294,11 +5354,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.expectedVersion !== undefined){
-let data3 = data.expectedVersion;
-if(typeof data3 === "string"){
-if(func2(data3) < 1){
-const err13 = {instancePath:instancePath+"/expectedVersion",schemaPath:"#/properties/expectedVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+else {
+const err13 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -5308,8 +5365,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/expectedVersion",schemaPath:"#/properties/expectedVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.expectedVersion !== undefined){
+let data3 = data.expectedVersion;
+if(typeof data3 === "string"){
+if(func2(data3) < 1){
+const err14 = {instancePath:instancePath+"/expectedVersion",schemaPath:"#/properties/expectedVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -5319,9 +5379,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-}
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err15 = {instancePath:instancePath+"/expectedVersion",schemaPath:"#/properties/expectedVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -5330,12 +5389,24 @@ vErrors.push(err15);
 }
 errors++;
 }
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
 validate29.errors = vErrors;
 return errors === 0;
 }
 
 export const v20 = validate30;
-const schema31 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1}}};
+const schema31 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5364,9 +5435,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-else {
-const err2 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data0)){
+const err2 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5376,9 +5446,8 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5387,12 +5456,24 @@ vErrors.push(err3);
 }
 errors++;
 }
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
 validate30.errors = vErrors;
 return errors === 0;
 }
 
 export const v21 = validate31;
-const schema32 = {"type":"object","required":["cwd","trusted"],"properties":{"cwd":{"type":"string","minLength":1},"trusted":{"type":"boolean"}}};
+const schema32 = {"type":"object","required":["cwd","trusted"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"trusted":{"type":"boolean"}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5431,9 +5512,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data0)){
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5443,9 +5523,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.trusted !== undefined){
-if(typeof data.trusted !== "boolean"){
-const err4 = {instancePath:instancePath+"/trusted",schemaPath:"#/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err4 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5455,9 +5534,9 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.trusted !== undefined){
+if(typeof data.trusted !== "boolean"){
+const err5 = {instancePath:instancePath+"/trusted",schemaPath:"#/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5466,12 +5545,24 @@ vErrors.push(err5);
 }
 errors++;
 }
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
 validate31.errors = vErrors;
 return errors === 0;
 }
 
 export const v22 = validate32;
-const schema33 = {"type":"object","required":["cwd","query"],"properties":{"cwd":{"type":"string","minLength":1},"query":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":200},"searchId":{"type":"string","maxLength":128}}};
+const schema33 = {"type":"object","required":["cwd","query"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"query":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":200},"searchId":{"type":"string","maxLength":128}}};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5510,9 +5601,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data0)){
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5522,11 +5612,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.query !== undefined){
-let data1 = data.query;
-if(typeof data1 === "string"){
-if(func2(data1) > 256){
-const err4 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+else {
+const err4 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5535,8 +5622,12 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(func2(data1) < 1){
-const err5 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.query !== undefined){
+let data1 = data.query;
+if(typeof data1 === "string"){
+if(func2(data1) > 256){
+const err5 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5545,9 +5636,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5557,10 +5647,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.limit !== undefined){
-let data2 = data.limit;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err7 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err7 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5569,9 +5657,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(typeof data2 == "number"){
-if(data2 > 200 || isNaN(data2)){
-const err8 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200"};
+}
+if(data.limit !== undefined){
+let data2 = data.limit;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err8 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5580,8 +5670,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(data2 < 1 || isNaN(data2)){
-const err9 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data2 == "number"){
+if(data2 > 200 || isNaN(data2)){
+const err9 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 200},message:"must be <= 200"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5590,13 +5681,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-}
-if(data.searchId !== undefined){
-let data3 = data.searchId;
-if(typeof data3 === "string"){
-if(func2(data3) > 128){
-const err10 = {instancePath:instancePath+"/searchId",schemaPath:"#/properties/searchId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data2 < 1 || isNaN(data2)){
+const err10 = {instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5606,8 +5692,12 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/searchId",schemaPath:"#/properties/searchId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data.searchId !== undefined){
+let data3 = data.searchId;
+if(typeof data3 === "string"){
+if(func2(data3) > 128){
+const err11 = {instancePath:instancePath+"/searchId",schemaPath:"#/properties/searchId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -5617,9 +5707,8 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/searchId",schemaPath:"#/properties/searchId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -5628,12 +5717,24 @@ vErrors.push(err12);
 }
 errors++;
 }
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
 validate32.errors = vErrors;
 return errors === 0;
 }
 
 export const v23 = validate33;
-const schema34 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1}}}]};
+const schema34 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5726,9 +5827,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5738,9 +5838,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5749,16 +5848,28 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
 }
-if(!valid0){
-const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }

@@ -1,10 +1,10 @@
 /** Settings and project trust. */
 import Type, { type Static } from "typebox";
-import { Warning } from "../shapes.ts";
+import { PathString, Warning } from "../shapes.ts";
 
 const Scope = Type.Union([Type.Literal("global"), Type.Literal("project")]);
 
-export const ConfigReadParams = Type.Object({ cwd: Type.Optional(Type.String({ minLength: 1 })) });
+export const ConfigReadParams = Type.Object({ cwd: Type.Optional(PathString) });
 export type ConfigReadParams = Static<typeof ConfigReadParams>;
 
 export const ConfigReadResult = Type.Object({
@@ -23,7 +23,7 @@ export const ConfigWriteParams = Type.Object({
   key: Type.String({ minLength: 1, maxLength: 1024 }),
   /** `null` deletes the leaf. */
   value: Type.Unknown(),
-  cwd: Type.Optional(Type.String({ minLength: 1 })),
+  cwd: Type.Optional(PathString),
   expectedVersion: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type ConfigWriteParams = Static<typeof ConfigWriteParams>;
@@ -31,7 +31,7 @@ export type ConfigWriteParams = Static<typeof ConfigWriteParams>;
 export const ConfigWriteResult = Type.Object({ version: Type.String() });
 export type ConfigWriteResult = Static<typeof ConfigWriteResult>;
 
-export const ProjectTrustReadParams = Type.Object({ cwd: Type.String({ minLength: 1 }) });
+export const ProjectTrustReadParams = Type.Object({ cwd: PathString });
 export type ProjectTrustReadParams = Static<typeof ProjectTrustReadParams>;
 
 export const ProjectTrustReadResult = Type.Object({
@@ -41,7 +41,7 @@ export const ProjectTrustReadResult = Type.Object({
 export type ProjectTrustReadResult = Static<typeof ProjectTrustReadResult>;
 
 export const ProjectTrustSetParams = Type.Object({
-  cwd: Type.String({ minLength: 1 }),
+  cwd: PathString,
   trusted: Type.Boolean(),
 });
 export type ProjectTrustSetParams = Static<typeof ProjectTrustSetParams>;

@@ -1,6 +1,6 @@
 /** Server-level methods: payloads, file search, diagnostics, accounts. */
 import Type, { type Static } from "typebox";
-import { AccountStatus, FileMatch } from "../shapes.ts";
+import { AccountStatus, FileMatch, PathString } from "../shapes.ts";
 
 export const PayloadReadParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 128 }),
@@ -19,7 +19,7 @@ export const PayloadReadResult = Type.Object({
 export type PayloadReadResult = Static<typeof PayloadReadResult>;
 
 export const FileSearchParams = Type.Object({
-  cwd: Type.String({ minLength: 1 }),
+  cwd: PathString,
   query: Type.String({ minLength: 1, maxLength: 256 }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
   searchId: Type.Optional(Type.String({ maxLength: 128 })),

@@ -6,6 +6,7 @@ import {
   Command,
   McpServers,
   ModelRef,
+  PathString,
   PayloadRef,
   ProtocolModel,
   QueueState,
@@ -21,7 +22,7 @@ const ThreadId = Type.String({ minLength: 1, maxLength: 256 });
 const Cursor = Type.String({ minLength: 1, maxLength: 4096 });
 
 export const ThreadStartParams = Type.Object({
-  cwd: Type.String({ minLength: 1 }),
+  cwd: PathString,
   approvalMode: Type.Optional(ApprovalMode),
   model: Type.Optional(ModelRef),
   thinkingLevel: Type.Optional(ThinkingLevel),
@@ -84,7 +85,7 @@ export const ThreadListParams = Type.Object({
   cursor: Type.Optional(Cursor),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: THREAD_LIST_MAX_LIMIT })),
   archived: Type.Optional(Type.Boolean()),
-  cwd: Type.Optional(Type.String({ minLength: 1 })),
+  cwd: Type.Optional(PathString),
 });
 export type ThreadListParams = Static<typeof ThreadListParams>;
 
@@ -136,7 +137,7 @@ export type ModelListResult = Static<typeof ModelListResult>;
 
 export const CommandListParams = Type.Union([
   Type.Object({ threadId: ThreadId }),
-  Type.Object({ cwd: Type.String({ minLength: 1 }) }),
+  Type.Object({ cwd: PathString }),
 ]);
 export type CommandListParams = Static<typeof CommandListParams>;
 
