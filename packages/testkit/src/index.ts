@@ -7,6 +7,8 @@ export { MOCK_MODEL_ID, MOCK_PROVIDERS, mockModelsJson } from "./models-json.ts"
 export { renderAnthropic } from "./render-anthropic.ts";
 export { renderChatCompletions } from "./render-chat-completions.ts";
 export { renderResponses } from "./render-responses.ts";
+export type { RecordedStream, ReplayExchange, ReplayRejection, ReplayServer } from "./replay-server.ts";
+export { replayChunks, startReplayServer } from "./replay-server.ts";
 export type {
   MockError,
   MockErrorKind,
@@ -18,6 +20,18 @@ export type {
   RecordedRequest,
 } from "./script.ts";
 export { splitIntoDeltas, textReply, toolCallReply } from "./script.ts";
+export type { CorpusReply, ExpectedReply, StreamCase } from "./stream-corpus/index.ts";
+export {
+  allOf,
+  CORPUS_NOTES_FILE,
+  CORPUS_PROMPT,
+  corpusApi,
+  corpusModelsJson,
+  reasoningContentCameBack,
+  STREAM_CORPUS,
+  thoughtSignaturesCameBack,
+  toolResultsFor,
+} from "./stream-corpus/index.ts";
 export type { TempAgentDir, TempAgentDirOptions } from "./temp-agent-dir.ts";
 export { tempAgentDir } from "./temp-agent-dir.ts";
 export type { RenderedError } from "./vendor-errors.ts";
