@@ -12,7 +12,7 @@ export interface ProviderFailure {
 }
 
 const CONTEXT_OVERFLOW =
-  /prompt is too long|context[ _-]?length|context window|maximum context|exceeds the context|too many tokens|input is too long|reduce the length|token limit|request too large for model/i;
+  /prompt is too long|context[ _-]?length|context window|maximum context|exceeds the (available )?context|exceed_context_size|too many tokens|input is too long|reduce the length|token limit|request too large for model/i;
 const AUTH =
   /invalid[ _-]?(x-)?api[ _-]?key|incorrect api key|authentication|unauthori[sz]ed|permission denied|forbidden/i;
 const RATE_LIMIT = /rate[ _-]?limit|too many requests|quota|resource[ _]exhausted/i;
@@ -106,8 +106,12 @@ export function describeFailure(error: unknown, signal?: AbortSignal): ProviderF
   // In-stream errors have no status; the vendor's type/code (e.g. overloaded_error,
   // server_error, rate_limit_exceeded) then carries the classification.
   const tags = [inner?.type, inner?.code].filter((t): t is string => typeof t === "string").join(" ");
+  // An in-stream error that carries an HTTP status as its code (llama.cpp's `{"code": 400}`)
+  // is classified like an HTTP error with that status and text.
+  const statusCode =
+    typeof inner?.code === "number" && inner.code >= 400 && inner.code < 600 ? inner.code : undefined;
   const failure: ProviderFailure = {
-    kind: classifyError(status, tags ? `${message} (${tags})` : message),
+    kind: classifyError(status ?? statusCode, tags ? `${message} (${tags})` : message),
     message,
     aborted: false,
   };

@@ -89,12 +89,21 @@ export class AssistantMessageBuilder {
     this.emit({ type: "toolcall_delta", contentIndex: index, delta, partial: this.message });
   }
 
-  /** Updates a tool call's ID, name or vendor item ID when the vendor sends them late. */
-  toolCallPatch(index: number, patch: { id?: string; name?: string; providerItemId?: string }): void {
+  /** Updates a tool call's ID, name, vendor item ID or thought signature when the vendor sends them late. */
+  toolCallPatch(
+    index: number,
+    patch: {
+      id?: string | undefined;
+      name?: string | undefined;
+      providerItemId?: string;
+      thoughtSignature?: string;
+    },
+  ): void {
     const call = this.message.content[index] as ToolCall;
     if (patch.id) call.id = patch.id;
     if (patch.name) call.name = patch.name;
     if (patch.providerItemId) call.providerItemId = patch.providerItemId;
+    if (patch.thoughtSignature) call.thoughtSignature = patch.thoughtSignature;
   }
 
   /** Records the vendor's message item ID on a text block. */

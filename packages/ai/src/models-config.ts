@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { COMPAT_KEYS } from "./compat.ts";
 import { defaultThinkingLevels } from "./thinking.ts";
 import type { Api, Model, ModelCost } from "./types.ts";
 
@@ -36,6 +37,8 @@ export interface ModelOverride {
   maxTokens?: number;
   cost?: ModelCost;
   thinkingLevels?: Model["thinkingLevels"];
+  /** Compat settings for this model only, over the provider's. */
+  compat?: Record<string, unknown>;
 }
 
 const APIS: readonly Api[] = ["openai-completions", "openai-responses", "anthropic-messages"];
@@ -70,7 +73,7 @@ export function parseModelsConfig(data: unknown, path: string): ProviderConfig[]
     ) {
       fail(`${at}.headers must map names to strings`);
     }
-    if (p.compat !== undefined && !isObject(p.compat)) fail(`${at}.compat must be an object`);
+    if (p.compat !== undefined) checkCompat(p.compat, `${at}.compat`, fail);
     const models = p.models ?? [];
     if (!Array.isArray(models)) fail(`${at}.models must be an array`);
     const config: ProviderConfig = {
@@ -86,6 +89,23 @@ export function parseModelsConfig(data: unknown, path: string): ProviderConfig[]
     if (p.compat !== undefined) config.compat = p.compat as Record<string, unknown>;
     return config;
   });
+}
+
+/**
+ * A `compat` block must be an object; the keys KnightCode reads must have their documented
+ * type. Other keys are kept and ignored, so a file written for another agent still loads.
+ */
+function checkCompat(value: unknown, at: string, fail: (detail: string) => never): void {
+  if (!isObject(value)) fail(`${at} must be an object`);
+  for (const [key, type] of Object.entries(COMPAT_KEYS)) {
+    const setting = (value as Json)[key];
+    if (setting === undefined) continue;
+    if (type === "boolean") {
+      if (typeof setting !== "boolean") fail(`${at}.${key} must be a boolean`);
+    } else if (!(type as readonly unknown[]).includes(setting)) {
+      fail(`${at}.${key} must be one of ${type.join(", ")}`);
+    }
+  }
 }
 
 function parseModel(raw: unknown, at: string, fail: (detail: string) => never): ModelOverride {
@@ -114,6 +134,10 @@ function parseModel(raw: unknown, at: string, fail: (detail: string) => never): 
     if (typeof value !== "number" || !Number.isInteger(value) || value <= 0)
       fail(`${at}.${key} must be a positive integer`);
     out[key] = value as number;
+  }
+  if (m.compat !== undefined) {
+    checkCompat(m.compat, `${at}.compat`, fail);
+    out.compat = m.compat as Record<string, unknown>;
   }
   if (m.cost !== undefined) {
     const cost = m.cost;
@@ -189,7 +213,9 @@ export function applyProviderConfig(models: Model[], config: ProviderConfig, pat
         (base && base.reasoning === reasoning ? base.thinkingLevels : defaultThinkingLevels(reasoning)),
     };
     const headers = config.headers ?? base?.headers;
-    const compat = config.compat ?? base?.compat;
+    // Model settings win over the provider's, which win over what the model had before.
+    const compat =
+      config.compat || entry.compat ? { ...base?.compat, ...config.compat, ...entry.compat } : base?.compat;
     if (headers) model.headers = headers;
     if (compat) model.compat = compat;
     if (at >= 0) merged[at] = model;

@@ -25,7 +25,8 @@ const SPACE = 32;
  * Incremental SSE framing per the WHATWG event-stream format: lines end in CRLF, LF or CR
  * (a CRLF may be split across chunks), `:` lines are comments, several `data:` lines join
  * with `\n`, a blank line dispatches, and an event without `data:` is not dispatched. Fields
- * other than `event` and `data` (`id`, `retry`) are ignored. At the end of the input a
+ * other than `event` and `data` (`id`, `retry`) are ignored, except llama.cpp's `error:`
+ * line, which dispatches as an `error` event. At the end of the input a
  * pending event is dispatched even without its closing blank line, as the vendor SDKs do.
  *
  * Each character is scanned a bounded number of times however the input is chunked: a line
@@ -108,9 +109,19 @@ export class SseDecoder {
     if (first === 100 /* d */ && s.startsWith("data", start)) {
       const value = fieldValue(s, start + 4, end);
       if (value !== undefined) this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
-    } else if (first === 101 /* e */ && s.startsWith("event", start)) {
-      const value = fieldValue(s, start + 5, end);
-      if (value !== undefined) this.#event = value;
+    } else if (first === 101 /* e */) {
+      if (s.startsWith("event", start)) {
+        const value = fieldValue(s, start + 5, end);
+        if (value !== undefined) this.#event = value;
+      } else if (s.startsWith("error", start)) {
+        // Not a WHATWG field, but llama.cpp's server reports a failure mid-stream as an
+        // `error: {json}` line; it reads as an `error` event carrying that JSON.
+        const value = fieldValue(s, start + 5, end);
+        if (value !== undefined) {
+          this.#event = "error";
+          this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+        }
+      }
     }
   }
 }

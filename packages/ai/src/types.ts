@@ -48,6 +48,8 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
   /** Vendor item ID when it differs from the call ID (OpenAI Responses `fc_…`), for replay. */
   providerItemId?: string;
+  /** Gemini's opaque thought signature for this call, sent back with it on the next request. */
+  thoughtSignature?: string;
 }
 
 export interface Cost {
@@ -141,7 +143,7 @@ export interface Model {
   contextWindow: number;
   maxTokens: number;
   headers?: Record<string, string>;
-  /** Provider quirks for OpenAI-compatible servers. */
+  /** Provider quirks for OpenAI-compatible servers, as set in models.json (see compat.ts). */
   compat?: Record<string, unknown>;
   /** Accepted thinking levels; `["off"]` for non-reasoning models. */
   thinkingLevels: ThinkingLevel[];

@@ -7,7 +7,8 @@ import { isAbortError } from "./shared.ts";
  * with each event's parsed JSON, synchronously and in order.
  *
  * It reproduces what the SDK's `Stream` does, so failures are classified exactly as before:
- * `ping` and unnamed events are skipped, as are events without data; an `event: error`
+ * `ping` is skipped, as are events without data; an event without an `event:` line (some
+ * proxies) is read by the `type` in its data, and skipped when it has none; an `event: error`
  * becomes the SDK's `APIError` (no status, the vendor body and its `error.type`, the
  * response headers); broken JSON throws `JSON.parse`'s `SyntaxError`; a transport abort ends
  * the stream quietly (the caller then sees a cut or its own abort). The SDK is still what
@@ -24,18 +25,17 @@ export async function readAnthropicEvents<T>(
     await readServerSentEvents(
       response.body,
       (sse) => {
-        if (sse.event === undefined || sse.event === "ping") return false;
-        if (sse.event === "error") {
-          const body = safeJson(sse.data) ?? sse.data;
-          const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
-          throw new APIError(
-            undefined,
-            body as object,
-            undefined,
-            response.headers,
-            type as ConstructorParameters<typeof APIError>[4],
-          );
+        if (sse.event === "ping") return false;
+        if (sse.event === undefined) {
+          // Some proxies send no `event:` lines; each payload still names its `type`.
+          if (!sse.data) return false;
+          const data = safeJson(sse.data) as { type?: unknown } | undefined;
+          if (typeof data?.type !== "string" || data.type === "ping") return false;
+          if (data.type === "error") throw vendorError(data, response.headers);
+          onData(data as T);
+          return false;
         }
+        if (sse.event === "error") throw vendorError(safeJson(sse.data) ?? sse.data, response.headers);
         if (!sse.data) return false;
         onData(JSON.parse(sse.data) as T);
         return false;
@@ -48,6 +48,18 @@ export async function readAnthropicEvents<T>(
     if (isAbortError(error) || (signal?.aborted && error === signal.reason)) return;
     throw error;
   }
+}
+
+/** The SDK's error for an in-stream `error` event: no status, the vendor body and its `error.type`. */
+function vendorError(body: unknown, headers: Headers): APIError {
+  const type = (body as { error?: { type?: unknown } } | undefined)?.error?.type;
+  return new APIError(
+    undefined,
+    body as object,
+    undefined,
+    headers,
+    type as ConstructorParameters<typeof APIError>[4],
+  );
 }
 
 function safeJson(text: string): unknown {

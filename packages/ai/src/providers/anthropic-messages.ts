@@ -2,10 +2,12 @@ import type {
   ContentBlockParam,
   ImageBlockParam,
   MessageCreateParamsStreaming,
+  MessageDeltaUsage,
   MessageParam,
   RawMessageStreamEvent,
   TextBlockParam,
   ToolResultBlockParam,
+  Usage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { StreamCutError } from "../message-builder.ts";
 import { anthropicThinking, effectiveThinkingLevel } from "../thinking.ts";
@@ -28,6 +30,9 @@ import {
 } from "./shared.ts";
 
 const CACHE = { type: "ephemeral" } as const;
+
+/** The agent's text when the model refused without saying anything. */
+export const REFUSAL_TEXT = "The model declined to answer this request (refusal).";
 
 /** Anthropic accepts only `[a-zA-Z0-9_-]` in tool IDs; other vendors' IDs are mapped into that set. */
 export function anthropicToolId(id: string): string {
@@ -162,15 +167,21 @@ export function streamAnthropicMessages(
   return runProvider(model, options, async (builder) => {
     const { client, sdk } = await anthropicClient(clientSettings(model, options, VENDOR_BASE_URLS.anthropic));
     const blocks = new Map<number, number>();
+    /** Tool inputs sent whole in `content_block_start`, used when no deltas follow. */
+    const wholeInputs = new Map<number, string>();
+    const streamedInputs = new Set<number>();
+    const endBlock = (index: number) =>
+      builder.end(index, streamedInputs.has(index) ? undefined : wholeInputs.get(index));
     let stopReason: string | null | undefined;
     let stopped = false;
     const onEvent = (event: RawMessageStreamEvent) => {
       switch (event.type) {
         case "message_start": {
-          const usage = event.message.usage;
+          // Compatible servers (MiniMax and others) may leave usage out; it then counts as zero.
+          const usage: Partial<Usage> = event.message?.usage ?? {};
           builder.setUsage({
-            input: usage.input_tokens,
-            output: usage.output_tokens,
+            input: usage.input_tokens ?? 0,
+            output: usage.output_tokens ?? 0,
             cacheRead: usage.cache_read_input_tokens ?? 0,
             cacheWrite: usage.cache_creation_input_tokens ?? 0,
           });
@@ -189,7 +200,12 @@ export function streamAnthropicMessages(
             builder.thinkingSignature(index, block.data, true);
             blocks.set(event.index, index);
           } else if (block.type === "tool_use") {
-            blocks.set(event.index, builder.toolCallStart(block.id, block.name));
+            const index = builder.toolCallStart(block.id, block.name);
+            blocks.set(event.index, index);
+            // Proxies that do not stream the input send it whole here instead.
+            const input = block.input as Record<string, unknown> | undefined;
+            if (input && typeof input === "object" && Object.keys(input).length > 0)
+              wholeInputs.set(index, JSON.stringify(input));
           }
           break;
         }
@@ -200,19 +216,24 @@ export function streamAnthropicMessages(
           if (delta.type === "text_delta") builder.textDelta(index, delta.text);
           else if (delta.type === "thinking_delta") builder.thinkingDelta(index, delta.thinking);
           else if (delta.type === "signature_delta") builder.thinkingSignature(index, delta.signature);
-          else if (delta.type === "input_json_delta") builder.toolCallDelta(index, delta.partial_json);
+          else if (delta.type === "input_json_delta" && delta.partial_json) {
+            streamedInputs.add(index);
+            builder.toolCallDelta(index, delta.partial_json);
+          }
           break;
         }
         case "content_block_stop": {
           const index = blocks.get(event.index);
-          if (index !== undefined) builder.end(index);
+          if (index !== undefined) endBlock(index);
           break;
         }
         case "message_delta": {
-          stopReason = event.delta.stop_reason;
-          const usage = event.usage;
+          stopReason = event.delta?.stop_reason;
+          // A compatible server may send no usage here; the counts from message_start stand.
+          const usage: Partial<MessageDeltaUsage> | undefined = event.usage;
+          if (!usage) break;
           builder.setUsage({
-            output: usage.output_tokens,
+            ...(usage.output_tokens != null ? { output: usage.output_tokens } : {}),
             ...(usage.input_tokens != null ? { input: usage.input_tokens } : {}),
             ...(usage.cache_read_input_tokens != null ? { cacheRead: usage.cache_read_input_tokens } : {}),
             ...(usage.cache_creation_input_tokens != null
@@ -239,7 +260,12 @@ export function streamAnthropicMessages(
       request.release();
     }
     if (!stopped) throw new StreamCutError();
-    if (stopReason === "refusal") throw new Error("provider error: the model refused to answer (refusal)");
+    for (const index of wholeInputs.keys()) endBlock(index);
+    if (stopReason === "refusal" && !builder.message.content.some((c) => c.type === "text" && c.text)) {
+      // A refusal is the model's answer, as on the OpenAI paths; Anthropic sends no text for it.
+      const index = builder.textStart();
+      builder.textDelta(index, REFUSAL_TEXT);
+    }
     builder.finish(stopReason === "max_tokens" ? "length" : stopReason === "tool_use" ? "toolUse" : "stop");
   });
 }

@@ -1,12 +1,13 @@
 import type {
-  ChatCompletionChunk,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
 } from "openai/resources/chat/completions";
-import { StreamCutError } from "../message-builder.ts";
+import { type ChatCompat, chatCompat } from "../compat.ts";
+import { type AssistantMessageBuilder, StreamCutError } from "../message-builder.ts";
 import { effectiveThinkingLevel, openaiReasoningEffort } from "../thinking.ts";
 import type { AssistantMessageStream, Context, ImageContent, Model, StreamOptions } from "../types.ts";
+import { ChatToolCalls, type ToolCallFragment } from "./chat-tool-calls.ts";
 import { openAIClient } from "./sdk.ts";
 import {
   clientSettings,
@@ -22,8 +23,18 @@ function imageUrlPart(image: ImageContent): ChatCompletionContentPart {
   return { type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } };
 }
 
-/** Converts our context into Chat Completions messages. */
-export function toChatMessages(context: Context): ChatCompletionMessageParam[] {
+/**
+ * Converts our context into Chat Completions messages. `compat` decides which reasoning
+ * round-trips ride along: `reasoning_content` on tool-calling assistant messages (DeepSeek's
+ * thinking mode requires it) and each call's Gemini thought signature.
+ */
+export function toChatMessages(
+  context: Context,
+  compat: Pick<ChatCompat, "sendReasoningContent" | "sendThoughtSignatures"> = {
+    sendReasoningContent: false,
+    sendThoughtSignatures: false,
+  },
+): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   if (context.systemPrompt) out.push({ role: "system", content: context.systemPrompt });
   for (const message of withToolImagesAfterResults(sendableMessages(context))) {
@@ -43,7 +54,7 @@ export function toChatMessages(context: Context): ChatCompletionMessageParam[] {
         .join("");
       const calls = message.content.filter((c) => c.type === "toolCall");
       if (!text && calls.length === 0) continue;
-      out.push({
+      const assistant: ChatCompletionMessageParam & { reasoning_content?: string } = {
         role: "assistant",
         content: text || null,
         ...(calls.length > 0
@@ -52,10 +63,21 @@ export function toChatMessages(context: Context): ChatCompletionMessageParam[] {
                 id: call.id,
                 type: "function" as const,
                 function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                ...(compat.sendThoughtSignatures && call.thoughtSignature
+                  ? { extra_content: { google: { thought_signature: call.thoughtSignature } } }
+                  : {}),
               })),
             }
           : {}),
-      });
+      };
+      // DeepSeek ignores it on turns without tool calls and rejects its absence on the others.
+      if (compat.sendReasoningContent && calls.length > 0) {
+        assistant.reasoning_content = message.content
+          .filter((c) => c.type === "thinking")
+          .map((c) => c.thinking)
+          .join("");
+      }
+      out.push(assistant);
     } else if (message.role === "toolResult") {
       out.push({ role: "tool", tool_call_id: message.toolCallId, content: toolResultText(message) });
     } else {
@@ -79,16 +101,17 @@ export function chatCompletionsRequest(
   context: Context,
   options?: StreamOptions,
 ): ChatCompletionCreateParamsStreaming {
+  const compat = chatCompat(model);
   const params: ChatCompletionCreateParamsStreaming = {
     model: model.id,
-    messages: toChatMessages(context),
+    messages: toChatMessages(context, compat),
     stream: true,
   };
   // Some older compatible servers reject stream_options; compat opts out.
-  if (model.compat?.supportsUsageInStreaming !== false) params.stream_options = { include_usage: true };
+  if (compat.supportsUsageInStreaming) params.stream_options = { include_usage: true };
   const maxTokens = options?.maxTokens ?? model.maxTokens;
   // OpenAI itself wants max_completion_tokens; most compatible servers only know max_tokens.
-  if (model.compat?.maxTokensField === "max_completion_tokens" || model.provider === "openai") {
+  if (compat.maxTokensField === "max_completion_tokens") {
     params.max_completion_tokens = maxTokens;
   } else {
     params.max_tokens = maxTokens;
@@ -101,13 +124,61 @@ export function chatCompletionsRequest(
     }));
   }
   const effort = openaiReasoningEffort(effectiveThinkingLevel(model, options?.thinkingLevel));
-  if (effort && model.compat?.supportsReasoningEffort !== false) params.reasoning_effort = effort;
+  if (effort && compat.supportsReasoningEffort) params.reasoning_effort = effort;
   return params;
 }
 
-type ChunkDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; reasoning?: string };
-/** Shared empty list, so a chunk without tool calls allocates nothing. */
-const NO_TOOL_CALLS: readonly ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
+/** Token counts as compatible servers report them (DeepSeek adds its cache-hit count). */
+interface ChunkUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  prompt_cache_hit_tokens?: number;
+}
+
+/** One content part of a delta whose `content` is an array (Mistral's Magistral models). */
+interface ContentPart {
+  type?: unknown;
+  text?: unknown;
+  thinking?: unknown;
+}
+
+/** A chunk as real servers send it; every field beyond the OpenAI types is optional. */
+interface Chunk {
+  usage?: ChunkUsage | null;
+  /** Groq reports usage here. */
+  x_groq?: { usage?: ChunkUsage | null } | null;
+  choices?: {
+    delta?: {
+      content?: string | ContentPart[] | null;
+      refusal?: string | null;
+      reasoning_content?: string | null;
+      reasoning?: string | null;
+      tool_calls?: ToolCallFragment[] | null;
+    } | null;
+    finish_reason?: string | null;
+    /** Moonshot and some gateways report usage on the choice. */
+    usage?: ChunkUsage | null;
+  }[];
+}
+
+function setUsage(builder: AssistantMessageBuilder, usage: ChunkUsage): void {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  builder.setUsage({
+    input: Math.max(0, (usage.prompt_tokens ?? 0) - cached),
+    output: usage.completion_tokens ?? 0,
+    cacheRead: cached,
+  });
+}
+
+/** The text of a thinking part: a string, or a list of text parts. */
+function thinkingText(thinking: unknown): string {
+  if (typeof thinking === "string") return thinking;
+  if (!Array.isArray(thinking)) return "";
+  let text = "";
+  for (const part of thinking as ContentPart[]) if (typeof part?.text === "string") text += part.text;
+  return text;
+}
 
 /** Streams a model over the OpenAI Chat Completions API (OpenAI or any compatible server). */
 export function streamOpenAICompletions(
@@ -126,7 +197,6 @@ export function streamOpenAICompletions(
       .create(chatCompletionsRequest(model, context, options), { signal: options?.signal })
       .asResponse();
     let current: { kind: "text" | "thinking"; index: number } | undefined;
-    const tools = new Map<number, number>();
     let finish: string | undefined;
     const switchTo = (kind: "text" | "thinking") => {
       if (current?.kind === kind) return current.index;
@@ -135,39 +205,48 @@ export function streamOpenAICompletions(
       current = { kind, index };
       return index;
     };
-
-    await sdk.readOpenAIEvents<ChatCompletionChunk>(response, options?.signal, (chunk) => {
-      if (chunk.usage) {
-        const cached = chunk.usage.prompt_tokens_details?.cached_tokens ?? 0;
-        builder.setUsage({
-          input: chunk.usage.prompt_tokens - cached,
-          output: chunk.usage.completion_tokens,
-          cacheRead: cached,
-        });
+    const tools = new ChatToolCalls(builder, () => {
+      if (current) builder.end(current.index);
+      current = undefined;
+    });
+    const parts = (content: ContentPart[]) => {
+      for (const part of content) {
+        if (part?.type === "text" && typeof part.text === "string" && part.text)
+          builder.textDelta(switchTo("text"), part.text);
+        else if (part?.type === "thinking") {
+          const text = thinkingText(part.thinking);
+          if (text) builder.thinkingDelta(switchTo("thinking"), text);
+        }
+        // Other part types (references, images) carry nothing the agent shows as text.
       }
+    };
+
+    const sawDone = await sdk.readOpenAIEvents<Chunk>(response, options?.signal, (chunk) => {
+      if (chunk.usage) setUsage(builder, chunk.usage);
+      else if (chunk.x_groq?.usage) setUsage(builder, chunk.x_groq.usage);
       const choice = chunk.choices?.[0];
       if (!choice) return;
-      const delta = choice.delta as ChunkDelta | undefined;
-      const reasoning = delta?.reasoning_content ?? delta?.reasoning;
-      if (reasoning) builder.thinkingDelta(switchTo("thinking"), reasoning);
-      if (delta?.content) builder.textDelta(switchTo("text"), delta.content);
-      for (const call of delta?.tool_calls ?? NO_TOOL_CALLS) {
-        let index = tools.get(call.index);
-        if (index === undefined) {
-          if (current) builder.end(current.index);
-          current = undefined;
-          index = builder.toolCallStart(call.id ?? "", call.function?.name ?? "");
-          tools.set(call.index, index);
-        } else {
-          builder.toolCallPatch(index, { id: call.id, name: call.function?.name });
-        }
-        if (call.function?.arguments) builder.toolCallDelta(index, call.function.arguments);
+      if (choice.usage) setUsage(builder, choice.usage);
+      const delta = choice.delta;
+      if (delta) {
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (reasoning) builder.thinkingDelta(switchTo("thinking"), reasoning);
+        const content = delta.content;
+        if (typeof content === "string") {
+          if (content) builder.textDelta(switchTo("text"), content);
+        } else if (Array.isArray(content)) parts(content);
+        // A refusal is the model's answer: it becomes the agent's text.
+        if (typeof delta.refusal === "string" && delta.refusal)
+          builder.textDelta(switchTo("text"), delta.refusal);
+        if (delta.tool_calls) tools.add(delta.tool_calls);
       }
       if (choice.finish_reason) finish = choice.finish_reason;
     });
-    if (!finish) throw new StreamCutError();
+    // Some gateways end a complete reply with [DONE] and never send a finish reason.
+    if (!finish && !sawDone) throw new StreamCutError();
     if (finish === "content_filter")
       throw new Error("provider error: the response was blocked by a content filter");
+    tools.close();
     if (finish === "length") builder.finish("length");
     // Some compatible servers say "stop" even when the reply is tool calls.
     else if (finish === "tool_calls" || finish === "function_call" || tools.size > 0)

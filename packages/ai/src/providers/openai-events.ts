@@ -12,22 +12,30 @@ import { isAbortError } from "./shared.ts";
  * response headers attached); a transport abort ends the stream quietly, leaving the caller
  * to report a cut. The SDK is still what builds, sends and authenticates the
  * request and what turns an HTTP error status into its typed error before this runs.
+ * Resolves `true` when the stream ended with `[DONE]`, `false` when the body just ended.
  */
 export async function readOpenAIEvents<T>(
   response: Response,
   signal: AbortSignal | undefined,
   onData: (data: T) => void,
-): Promise<void> {
+): Promise<boolean> {
   if (!response.body) throw new OpenAIError("Attempted to iterate over a response with no body");
+  let done = false;
   try {
     await readServerSentEvents(
       response.body,
       (sse) => {
-        if (sse.data === "[DONE]") return true;
+        if (sse.data === "[DONE]") {
+          done = true;
+          return true;
+        }
         let data: { error?: unknown } | null;
         try {
           data = JSON.parse(sse.data);
         } catch {
+          // An error event whose text is not JSON still reports that text.
+          if (sse.event === "error")
+            throw new APIError(undefined, { message: sse.data }, undefined, response.headers);
           throw new SyntaxError("Error reading response: malformed server-sent event JSON.");
         }
         if (sse.event === "error") {
@@ -39,11 +47,12 @@ export async function readOpenAIEvents<T>(
       },
       signal,
     );
+    return done;
   } catch (error) {
     // Like the SDK, a transport abort ends the stream quietly (the caller then reports a
     // cut). The caller's own abort propagates: the SDK stopped between events once the signal
     // fired, so a finish chunk that arrived in the same read must not turn it into a `done`.
-    if (!signal?.aborted && !(error instanceof APIError) && isAbortError(error)) return;
+    if (!signal?.aborted && !(error instanceof APIError) && isAbortError(error)) return false;
     throw error;
   }
 }

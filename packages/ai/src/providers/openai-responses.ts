@@ -159,6 +159,8 @@ export function streamOpenAIResponses(
       .create(responsesRequest(model, context, options), { signal: options?.signal })
       .asResponse();
     const items = new Map<number, number>();
+    /** Content indices that received deltas; the others take their text from `output_item.done`. */
+    const streamed = new Set<number>();
     let sawToolCall = false;
     await sdk.readOpenAIEvents<ResponseStreamEvent>(response, options?.signal, (event) => {
       switch (event.type) {
@@ -186,13 +188,17 @@ export function streamOpenAIResponses(
         case "response.reasoning_summary_text.delta":
         case "response.reasoning_text.delta": {
           const index = items.get(event.output_index);
-          if (index !== undefined) builder.thinkingDelta(index, event.delta);
+          if (index === undefined) break;
+          streamed.add(index);
+          builder.thinkingDelta(index, event.delta);
           break;
         }
         case "response.output_text.delta":
         case "response.refusal.delta": {
           const index = items.get(event.output_index);
-          if (index !== undefined) builder.textDelta(index, event.delta);
+          if (index === undefined) break;
+          streamed.add(index);
+          builder.textDelta(index, event.delta);
           break;
         }
         case "response.function_call_arguments.delta": {
@@ -204,6 +210,18 @@ export function streamOpenAIResponses(
           const index = items.get(event.output_index);
           if (index === undefined) break;
           const item = event.item;
+          // Some gateways send the finished item only, with no deltas before it.
+          if (!streamed.has(index)) {
+            if (item.type === "message") {
+              const text = item.content
+                .map((part) => (part.type === "output_text" ? part.text : part.refusal))
+                .join("");
+              if (text) builder.textDelta(index, text);
+            } else if (item.type === "reasoning") {
+              const text = (item.summary ?? []).map((part) => part.text).join("\n\n");
+              if (text) builder.thinkingDelta(index, text);
+            }
+          }
           if (item.type === "reasoning") builder.thinkingSignature(index, JSON.stringify(item));
           builder.end(index, item.type === "function_call" ? item.arguments : undefined);
           break;

@@ -28,7 +28,7 @@ function sseResponse(text: string) {
 }
 
 async function collect(
-  read: (response: Response, signal: undefined, onData: (data: unknown) => void) => Promise<void>,
+  read: (response: Response, signal: undefined, onData: (data: unknown) => void) => Promise<unknown>,
   text: string,
 ) {
   const { response, state } = sseResponse(text);
