@@ -12,6 +12,19 @@ export const VALIDATORS_FILE = "src/generated/validators.ts";
 /** The ajv options shared by the generated validators and the run-time compiler. */
 export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
 
+/** minLength/maxLength count code points: a surrogate pair is one character, a lone surrogate too. */
+const CODE_POINT_LENGTH = `function codePointLength(text) {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}`;
+
 /** Keys of the generated `VALIDATORS` map, in a stable order. */
 export function validatorKeys(): Map<string, object> {
   const entries = new Map<string, object>();
@@ -38,12 +51,15 @@ export function renderValidatorsModule(): string {
     exports[name] = name;
     names.push([key, name]);
   }
-  // ajv emits a CommonJS require for its string-length helper even in ESM mode.
+  // ajv emits a CommonJS require for its string-length helper even in ESM mode. A default
+  // import of that CommonJS file is its `exports` object under Node and in Bun's bundler
+  // (the compiled binary), but `exports.default` in Bun's runtime, so the helper is
+  // written out here instead and the module imports nothing.
   const code = standaloneCode(ajv, exports)
     .replace(/^"use strict";\s*/, "")
     .replace(
       /const (\w+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;/g,
-      'import ucs2length from "ajv/dist/runtime/ucs2length.js";\nconst $1 = ucs2length;',
+      `${CODE_POINT_LENGTH}\nconst $1 = codePointLength;`,
     );
   const table = names.map(([key, name]) => `  ${JSON.stringify(key)}: ${name},`).join("\n");
   return [

@@ -2,8 +2,18 @@
 // @ts-nocheck
 export const v0 = validate10;
 const schema11 = {"type":"object","required":["clientInfo"],"properties":{"clientInfo":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string"}}},"capabilities":{"type":"object","properties":{"optOutNotifications":{"type":"array","items":{"type":"string"},"maxItems":256}}}}};
-import ucs2length from "ajv/dist/runtime/ucs2length.js";
-const func2 = ucs2length;
+function codePointLength(text) {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}
+const func2 = codePointLength;
 
 function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
