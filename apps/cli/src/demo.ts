@@ -16,8 +16,8 @@ import {
   StreamTransport,
   type ThreadItem,
 } from "@knightcode/app-server-protocol";
+import { selfCommand } from "./self-command.ts";
 
-const MAIN = join(import.meta.dir, "main.ts");
 const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const paint = (code: string, text: string): string => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
 const dim = (t: string) => paint("2", t);
@@ -69,7 +69,7 @@ export async function runDemo(): Promise<number> {
     `${bold("KnightCode demo")} ${dim("— a scripted client talking to `knightcode app-server` over pipes")}\n\n`,
   );
   const spawnedAt = performance.now();
-  const child = Bun.spawn([process.execPath, MAIN, "app-server"], {
+  const child = Bun.spawn([...selfCommand(), "app-server"], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
