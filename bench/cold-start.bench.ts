@@ -1,0 +1,137 @@
+/**
+ * Cold start as a new user meets it: a fresh `knightcode app-server` process with an empty
+ * HOME (no agent dir, no settings, no sessions), timed from spawn to the `initialize`
+ * result and on to the first `thread/start` result, then a second `thread/start` in the
+ * same process as the warm figure. Three ways to run it:
+ *
+ * - compiled: `dist/knightcode` as `bun run build` makes it (built into a temp dir here,
+ *   so the figures are for the code as it is now);
+ * - source, transpiler cache off: `bun apps/cli/src/main.ts` with
+ *   `BUN_RUNTIME_TRANSPILER_CACHE_PATH=0`, the first run after an install;
+ * - source, transpiler cache on: the same with a cache a previous run filled.
+ *
+ * Targets (from issue 16): spawn to first thread ready under 80 ms compiled and cold; a
+ * cold first `thread/start` at most 10 ms over a warm one. Misses are reported, not fatal.
+ *
+ * `--runs N` sets the spawns per way (default 8); `--only compiled|source` picks one.
+ */
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppServerClient, StreamTransport } from "../packages/app-server-protocol/src/index.ts";
+import { buildBinary } from "../scripts/build.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const MAIN = join(ROOT, "apps", "cli", "src", "main.ts");
+const runsArg = process.argv.indexOf("--runs");
+const RUNS = runsArg === -1 ? 8 : Number(process.argv[runsArg + 1]) || 8;
+const onlyArg = process.argv.indexOf("--only");
+const ONLY = onlyArg === -1 ? undefined : process.argv[onlyArg + 1];
+
+interface Way {
+  name: string;
+  command: string[];
+  env: Record<string, string>;
+  /** Runs once before the timed spawns (fills a cache). */
+  prime?: boolean;
+}
+
+interface Sample {
+  initialize: number;
+  firstThread: number;
+  warmThread: number;
+  ready: number;
+}
+
+const scratch = await mkdtemp(join(tmpdir(), "knightcode-cold-"));
+const ways: Way[] = [];
+if (ONLY === undefined || ONLY === "compiled") {
+  const binary = join(scratch, "knightcode");
+  await buildBinary({ outfile: binary });
+  ways.push({ name: "compiled", command: [binary, "app-server"], env: {} });
+}
+if (ONLY === undefined || ONLY === "source") {
+  ways.push({
+    name: "source, transpiler cache off",
+    command: [process.execPath, MAIN, "app-server"],
+    env: { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
+  });
+  ways.push({
+    name: "source, transpiler cache on",
+    command: [process.execPath, MAIN, "app-server"],
+    env: { BUN_RUNTIME_TRANSPILER_CACHE_PATH: join(scratch, "transpiler-cache") },
+    prime: true,
+  });
+}
+
+/** The environment of a user who never ran KnightCode: a new empty HOME, nothing else of ours. */
+function freshEnv(home: string, extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("KNIGHTCODE_") && !key.startsWith("BUN_")) env[key] = value;
+  }
+  return { ...env, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...extra };
+}
+
+async function once(way: Way, index: number): Promise<Sample> {
+  const home = join(scratch, `home-${way.name.replace(/\W+/g, "-")}-${index}`);
+  const cwd = join(home, "project");
+  await mkdir(cwd, { recursive: true });
+  const spawned = performance.now();
+  const child = Bun.spawn(way.command, {
+    cwd,
+    env: freshEnv(home, way.env),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  // the server's log is shown only when the run fails; a clean shutdown line is noise here
+  const log = new Response(child.stderr).text();
+  const client = new AppServerClient(new StreamTransport({ readable: child.stdout, writable: child.stdin }));
+  await client.connect();
+  await client.initialize({ clientInfo: { name: "cold-start-bench" } });
+  const initialized = performance.now();
+  await client.request("thread/start", { cwd });
+  const firstReady = performance.now();
+  await client.request("thread/start", { cwd });
+  const warmReady = performance.now();
+  child.stdin.end();
+  if ((await child.exited) !== 0) throw new Error(`${way.name}: the server failed:\n${await log}`);
+  return {
+    initialize: initialized - spawned,
+    firstThread: firstReady - initialized,
+    warmThread: warmReady - firstReady,
+    ready: firstReady - spawned,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+const rows: Record<string, string>[] = [];
+const misses: string[] = [];
+for (const way of ways) {
+  if (way.prime === true) await once(way, -1);
+  const samples: Sample[] = [];
+  for (let i = 0; i < RUNS; i++) samples.push(await once(way, i));
+  const m = (key: keyof Sample) => median(samples.map((s) => s[key]));
+  const overWarm = median(samples.map((s) => s.firstThread - s.warmThread));
+  rows.push({
+    way: way.name,
+    "spawn → initialize (ms)": m("initialize").toFixed(1),
+    "first thread/start (ms)": m("firstThread").toFixed(1),
+    "warm thread/start (ms)": m("warmThread").toFixed(1),
+    "cold over warm (ms)": overWarm.toFixed(1),
+    "spawn → first thread ready (ms)": m("ready").toFixed(1),
+  });
+  if (way.name === "compiled" && m("ready") >= 80)
+    misses.push(`compiled spawn → first thread ready ${m("ready").toFixed(1)} ms (target < 80 ms)`);
+  if (overWarm >= 10)
+    misses.push(`${way.name}: first thread/start ${overWarm.toFixed(1)} ms over a warm one (target < 10 ms)`);
+}
+console.log(`cold start, empty HOME, median of ${RUNS} spawns each`);
+console.table(rows);
+console.log(misses.length === 0 ? "targets met" : `targets missed:\n  ${misses.join("\n  ")}`);
+await rm(scratch, { recursive: true, force: true });

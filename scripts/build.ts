@@ -1,0 +1,67 @@
+/**
+ * `bun run build`: compiles the CLI into one executable, `dist/knightcode`, with
+ * `bun build --compile`. The bundle starts at `apps/cli/src/main.ts`, so every
+ * subcommand main.ts dispatches to is in it without being listed here; the modules a
+ * subcommand loads with `import()` are still evaluated only when it runs.
+ *
+ * Choices (see docs/install.md):
+ * - bytecode: JavaScriptCore bytecode is compiled at build time, so a fresh process
+ *   neither transpiles TypeScript nor parses JavaScript before it can answer;
+ * - no `.env` or `bunfig.toml` autoload: the binary runs in the user's projects, whose
+ *   `.env` is theirs and must not leak into the agent's environment;
+ * - user files (extensions, their own `node_modules`) are never bundled: they are
+ *   imported at run time from disk, as they are from source.
+ *
+ * `--outfile <path>` writes elsewhere (the cold-start bench builds into a temp dir).
+ */
+import { mkdir } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+export const ENTRY = join(ROOT, "apps", "cli", "src", "main.ts");
+export const DEFAULT_OUTFILE = join(ROOT, "dist", "knightcode");
+
+export interface BuildOptions {
+  outfile?: string;
+}
+
+/** Compiles the CLI; throws with the bundler's messages when the build fails. */
+export async function buildBinary(options: BuildOptions = {}): Promise<string> {
+  const outfile = resolve(options.outfile ?? DEFAULT_OUTFILE);
+  await mkdir(dirname(outfile), { recursive: true });
+  const result = await Bun.build({
+    entrypoints: [ENTRY],
+    target: "bun",
+    format: "esm",
+    bytecode: true,
+    minify: { syntax: true, whitespace: true, identifiers: false },
+    sourcemap: "none",
+    compile: {
+      outfile,
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+    },
+  });
+  if (!result.success) {
+    throw new Error(`build failed:\n${result.logs.map((log) => String(log)).join("\n")}`);
+  }
+  return outfile;
+}
+
+if (import.meta.main) {
+  const outArg = process.argv.indexOf("--outfile");
+  const outfile = outArg === -1 ? undefined : process.argv[outArg + 1];
+  if (outArg !== -1 && (outfile === undefined || outfile === "")) {
+    process.stderr.write("build: --outfile needs a path\n");
+    process.exit(2);
+  }
+  try {
+    const written = await buildBinary(outfile === undefined ? {} : { outfile });
+    process.stderr.write(`build: wrote ${written}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * `scripts/install.sh` as a user runs it: it builds the compiled binary and installs it
+ * under a prefix, and the installed `knightcode` works on its own, away from the
+ * checkout: `--version`, `demo`, and `app-server` completing a turn on the offline demo
+ * model over real pipes. In CI this runs in a fresh clone, so it is the clean-clone case.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppServerClient, StreamTransport } from "@knightcode/app-server-protocol";
+
+const ROOT = join(import.meta.dir, "..");
+const INSTALL = join(ROOT, "scripts", "install.sh");
+const { version } = JSON.parse(readFileSync(join(ROOT, "apps", "cli", "package.json"), "utf8"));
+
+let scratch: string;
+let prefix: string;
+let installLog: { code: number; stderr: string };
+
+const CREDENTIALS = new Set(["ANTHROPIC_API_KEY", "OPENAI_API_KEY"]);
+
+/**
+ * An environment with an empty HOME and no credentials: what a new user has. The keys are
+ * left out rather than set empty, so a `.env` file could still supply them if it were read.
+ */
+function userEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("KNIGHTCODE_") && !CREDENTIALS.has(key)) env[key] = value;
+  }
+  return { ...env, HOME: home, NO_COLOR: "1" };
+}
+
+async function runInstall(args: string[], home: string) {
+  const child = Bun.spawn(["bash", INSTALL, ...args], {
+    env: userEnv(home),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+    child.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+function freshHome(name: string): string {
+  const home = join(scratch, name);
+  mkdirSync(home, { recursive: true });
+  return home;
+}
+
+beforeAll(async () => {
+  scratch = realpathSync(mkdtempSync(join(tmpdir(), "knightcode-install-")));
+  prefix = join(scratch, "prefix");
+  installLog = await runInstall(["--prefix", prefix], freshHome("installer-home"));
+}, 120_000);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("scripts/install.sh", () => {
+  test("--prefix DIR installs an executable DIR/bin/knightcode and says the bin dir is not on PATH", () => {
+    expect([installLog.code, installLog.stderr]).toEqual([0, expect.stringContaining("installed")]);
+    const binary = join(prefix, "bin", "knightcode");
+    expect(statSync(binary).mode & 0o111).toBe(0o111);
+    expect(installLog.stderr).toContain(`install: ${join(prefix, "bin")} is not on your PATH`);
+  });
+
+  test("without --prefix it installs into ~/.local/bin, silent about PATH when that is on it", async () => {
+    const home = freshHome("default-home");
+    const bin = join(home, ".local", "bin");
+    const child = Bun.spawn(["bash", INSTALL], {
+      env: { ...userEnv(home), PATH: `${bin}:${process.env.PATH}` },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stderr, code] = await Promise.all([new Response(child.stderr).text(), child.exited]);
+    expect([code, stderr]).toEqual([0, expect.stringContaining(`installed ${join(bin, "knightcode")}`)]);
+    expect(stderr).not.toContain("not on your PATH");
+  }, 120_000);
+
+  for (const [args, message] of [
+    [["--prefix"], "install: --prefix needs a directory"],
+    [["--prefix="], "install: --prefix needs a directory"],
+    [["--frobnicate"], "install: unknown argument '--frobnicate'"],
+  ] as const) {
+    test(`${args.join(" ")} exits 2 with a clear message and installs nothing`, async () => {
+      const home = freshHome(`bad-${args.join("").replace(/\W/g, "")}`);
+      const { code, stderr } = await runInstall([...args], home);
+      expect([code, stderr.split("\n")[0]]).toEqual([2, message]);
+      expect(existsSync(join(home, ".local"))).toBe(false);
+    });
+  }
+});
+
+describe("the installed knightcode", () => {
+  const binary = () => join(prefix, "bin", "knightcode");
+
+  test("--version prints the version from apps/cli/package.json", async () => {
+    const child = Bun.spawn([binary(), "--version"], { cwd: scratch, stdout: "pipe", stderr: "pipe" });
+    const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect([code, stdout]).toEqual([0, `knightcode ${version}\n`]);
+  });
+
+  test("demo runs its scripted conversation on the offline model", async () => {
+    const home = freshHome("demo-home");
+    const child = Bun.spawn([binary(), "demo"], {
+      cwd: home,
+      env: userEnv(home),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("model demo/demo, approval mode ask");
+    expect(stdout).toContain("✓ write completed");
+    expect(stdout).toContain("the server shut down with exit code 0");
+  }, 60_000);
+
+  test("app-server answers initialize and thread/start and completes a turn on the demo model", async () => {
+    const home = freshHome("server-home");
+    const cwd = join(home, "project");
+    mkdirSync(cwd);
+    const child = Bun.spawn([binary(), "app-server"], {
+      cwd,
+      env: userEnv(home),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const client = new AppServerClient(
+      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+    );
+    await client.connect();
+    const init = await client.initialize({ clientInfo: { name: "install-test" } });
+    expect(init.serverInfo.name).toBe("knightcode-app-server");
+    const { thread } = await client.request("thread/start", { cwd });
+    expect(thread.model).toEqual({ provider: "demo", id: "demo" });
+    let text = "";
+    client.onNotification("item/agentMessage/delta", (p) => {
+      text += p.delta;
+    });
+    const completed = new Promise<string>((resolve) => {
+      client.onNotification("turn/completed", (p) => resolve(p.turn.status));
+    });
+    await client.request("turn/start", { threadId: thread.id, text: "Hello!" });
+    expect(await completed).toBe("completed");
+    expect(text).toContain("offline demo model");
+    child.stdin.end();
+    expect(await child.exited).toBe(0);
+  }, 60_000);
+
+  test("a project's .env and bunfig.toml are not loaded: a key in .env does not change the default model", async () => {
+    const home = freshHome("dotenv-home");
+    const cwd = join(home, "project");
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, ".env"), "ANTHROPIC_API_KEY=sk-ant-from-dotenv\n");
+    writeFileSync(join(cwd, "bunfig.toml"), '[run]\npreload = ["./preload.ts"]\n');
+    writeFileSync(join(cwd, "preload.ts"), 'process.stderr.write("PRELOADED\\n");\n');
+    const modelOf = async (env: Record<string, string>) => {
+      const child = Bun.spawn([binary(), "app-server"], {
+        cwd,
+        env,
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const client = new AppServerClient(
+        new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+      );
+      await client.connect();
+      await client.initialize({ clientInfo: { name: "dotenv-test" } });
+      const { thread } = await client.request("thread/start", { cwd });
+      child.stdin.end();
+      const stderr = await new Response(child.stderr).text();
+      await child.exited;
+      return { provider: thread.model?.provider, preloaded: stderr.includes("PRELOADED") };
+    };
+    expect(await modelOf(userEnv(home))).toEqual({ provider: "demo", preloaded: false });
+    // the same key in the real environment does change it, so the check above can fail
+    const withKey = await modelOf({ ...userEnv(home), ANTHROPIC_API_KEY: "sk-ant-from-env" });
+    expect(withKey.provider).toBe("anthropic");
+  }, 60_000);
+});
