@@ -1,17 +1,105 @@
-/** The terminal's own slash commands. Anything else goes to the server as text (extension commands, templates, skills). */
+/**
+ * The terminal's own slash commands. `/compact`, `/new`, `/fork` and `/name` are the
+ * server's (they go out as `turn/start` text and come back as items or
+ * `thread/replaced`); everything unknown goes to the server too (extension commands,
+ * prompt templates, `skill:<name>`).
+ */
 import type { BuiltinCommand } from "./completion.ts";
-import type { CommandRunner } from "./interactive-app.ts";
+import type { CommandRunner, InteractiveApp } from "./interactive-app.ts";
+import { modelChoices, sessionChoices } from "./pickers.ts";
+import { showSession, showUsage } from "./session-info.ts";
+import { openSettings } from "./settings-command.ts";
+import { style } from "./ui/style.ts";
 
-/** Names and descriptions, for `/` completion and `/help`-style listings. */
-export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [{ name: "quit", description: "Exit knightcode" }];
+/** Names and descriptions, for `/` completion. */
+export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
+  { name: "compact", description: "Summarize the conversation so far (optional instructions)" },
+  { name: "new", description: "Start a new session" },
+  { name: "fork", description: "Continue in a copy of this session" },
+  { name: "resume", description: "Pick a session of this project to resume" },
+  { name: "name", description: "Name this session" },
+  { name: "session", description: "Show the session file, ID, counts and usage" },
+  { name: "model", description: "Pick the model" },
+  { name: "settings", description: "Change common settings" },
+  { name: "reload", description: "Reopen the session (re-reads extensions, context files, settings)" },
+  { name: "usage", description: "Show token usage and cost" },
+  { name: "tree", description: "Continue from an earlier point of this session" },
+  { name: "undo", description: "Restore the files the last turn changed" },
+  { name: "quit", description: "Exit knightcode" },
+];
 
-/** Runs a built-in; false when `name` is not one. */
-export const runBuiltinCommand: CommandRunner = async (app, name) => {
+/** Switches the view to another thread (leaving the current one). */
+export async function switchThread(app: InteractiveApp, threadId: string): Promise<void> {
+  const previous = app.session.threadId;
+  const resumed = await app.client.request("thread/resume", { threadId });
+  if (previous !== undefined && previous !== threadId) {
+    await app.client.request("thread/unsubscribe", { threadId: previous });
+  }
+  await app.session.open(resumed.thread, resumed);
+  for (const warning of resumed.warnings) app.view.note(style.warning(`! ${warning.message}`));
+}
+
+/** Runs a built-in; false when `name` is not one the terminal handles itself. */
+export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
+  const threadId = app.session.threadId;
   switch (name) {
     case "quit":
     case "exit":
       app.quit(0);
       return true;
+    case "resume": {
+      const choices = await sessionChoices(app.client, app.cwd, threadId);
+      if (choices.length === 0) {
+        app.view.note(style.muted("No other session in this project."));
+        return true;
+      }
+      const answer = await app.ask("Resume which session? (type to search, Esc to cancel)", choices, {
+        searchable: true,
+      });
+      if (!("cancelled" in answer)) await switchThread(app, answer.value);
+      return true;
+    }
+    case "model": {
+      if (threadId === undefined) return true;
+      const { choices } = await modelChoices(app.client, threadId);
+      const answer = await app.ask("Which model? (type to search, Esc to cancel)", choices, {
+        searchable: true,
+      });
+      if ("cancelled" in answer) return true;
+      const slash = answer.value.indexOf("/");
+      const { thread } = await app.client.request("thread/settings/update", {
+        threadId,
+        model: { provider: answer.value.slice(0, slash), id: answer.value.slice(slash + 1) },
+      });
+      app.session.setThread(thread);
+      app.view.note(style.muted(`Model: ${answer.value}`));
+      return true;
+    }
+    case "session":
+      if (threadId !== undefined) await showSession(app, threadId);
+      return true;
+    case "usage":
+      showUsage(app);
+      return true;
+    case "settings":
+      await openSettings(app);
+      return true;
+    case "reload":
+      if (threadId === undefined) return true;
+      await app.client.request("thread/unsubscribe", { threadId });
+      await switchThread(app, threadId);
+      app.view.note(style.muted("Reloaded."));
+      return true;
+    case "undo": {
+      const { undoLastTurn } = await import("./undo.ts");
+      await undoLastTurn(app);
+      return true;
+    }
+    case "tree": {
+      const { openTree } = await import("./tree-command.ts");
+      await openTree(app, args);
+      return true;
+    }
     default:
       return false;
   }

@@ -6,6 +6,7 @@
  */
 import type { AppServerClient, ItemToolCallRequestApprovalParams } from "@knightcode/app-server-protocol";
 import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-prompt.ts";
+import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { Footer } from "./footer.ts";
@@ -26,6 +27,9 @@ export class InteractiveApp {
   readonly session: SessionView;
   readonly editor: PromptEditor;
   readonly footer: Footer;
+  /** `/undo` checkpoints, one before each turn. */
+  readonly checkpoints: TurnCheckpoints;
+  private checkpointTaken = false;
   private readonly spinner: Spinner;
   private exitArmed = false;
   private prompts: Promise<unknown> = Promise.resolve();
@@ -57,22 +61,35 @@ export class InteractiveApp {
     screen.setFooter(this.footer);
     screen.focus(this.editor);
     screen.onKey((data) => this.onKey(data));
+    this.checkpoints = new TurnCheckpoints(cwd);
     client.onNotification("*", (method, params) =>
       this.session.handle(method, params as Record<string, unknown>),
     );
+    client.onNotification("turn/started", (params) => {
+      if (params.threadId !== this.session.threadId) return;
+      // a queued input starts on its own: checkpoint as it starts (before its first tool can run)
+      if (!this.checkpointTaken) void this.checkpoints.take().catch(() => undefined);
+      this.checkpointTaken = false;
+    });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
   }
 
   /** Ends the app with `code`. */
   quit(code = 0): void {
+    this.checkpoints.dispose();
     this.settleExit(code);
   }
 
   /** Shows a choice prompt above the editor and waits for the answer; one prompt at a time. */
-  ask(title: string, choices: Choice[], signal?: AbortSignal): Promise<ChoiceAnswer> {
+  ask(
+    title: string,
+    choices: Choice[],
+    options: { signal?: AbortSignal; searchable?: boolean } = {},
+  ): Promise<ChoiceAnswer> {
+    const { signal } = options;
     const shown = this.prompts.then(async () => {
       if (signal?.aborted) return { cancelled: true } as const;
-      const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender());
+      const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender(), options.searchable);
       signal?.addEventListener("abort", () => prompt.cancel(), { once: true });
       this.screen.status.add(prompt);
       this.screen.focus(prompt);
@@ -90,7 +107,7 @@ export class InteractiveApp {
   }
 
   private async approve(params: ItemToolCallRequestApprovalParams, signal: AbortSignal) {
-    const answer = await this.ask(approvalTitle(params), approvalChoices(params), signal);
+    const answer = await this.ask(approvalTitle(params), approvalChoices(params), { signal });
     return approvalAnswer(params, answer);
   }
 
@@ -183,7 +200,13 @@ export class InteractiveApp {
       if (how === "queue") await this.client.request("turn/queue/add", { threadId, text });
       else if (running !== undefined)
         await this.client.request("turn/steer", { threadId, expectedTurnId: running, text });
-      else await this.client.request("turn/start", { threadId, text });
+      else {
+        await this.checkpoints.take().catch((error: unknown) => {
+          this.view.note(style.warning(`! No /undo checkpoint for this turn: ${String(error)}`));
+        });
+        this.checkpointTaken = true;
+        await this.client.request("turn/start", { threadId, text });
+      }
     });
   }
 

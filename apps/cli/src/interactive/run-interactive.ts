@@ -7,6 +7,7 @@ import { openThread } from "../open-thread.ts";
 import type { TerminalClient } from "../terminal-client.ts";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.ts";
 import { InteractiveApp } from "./interactive-app.ts";
+import { sessionChoices } from "./pickers.ts";
 import { Screen } from "./ui/screen.ts";
 import { style } from "./ui/style.ts";
 
@@ -21,7 +22,17 @@ export async function runInteractive(
   const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand);
   screen.start();
   try {
-    const opened = await openThread(connection.client, cwd, options);
+    let picked: string | undefined;
+    if (options.resume) {
+      const choices = await sessionChoices(connection.client, cwd);
+      if (choices.length > 0) {
+        const answer = await app.ask("Resume which session? (type to search, Esc for a new one)", choices, {
+          searchable: true,
+        });
+        if (!("cancelled" in answer)) picked = answer.value;
+      }
+    }
+    const opened = await openThread(connection.client, cwd, options, picked);
     for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
     await app.session.open(opened.thread, opened.resumed);
     if (options.prompt !== undefined) void app.submit(options.prompt, "enter");

@@ -71,6 +71,13 @@ export class SessionView {
     this.changed();
   }
 
+  /** Shows `thread` from its newest history page (after a replacement). */
+  async reload(thread: Thread): Promise<void> {
+    this.thread = thread;
+    const resumed = await this.client.request("thread/resume", { threadId: thread.id });
+    await this.open(resumed.thread, resumed);
+  }
+
   setThread(thread: Thread): void {
     if (thread.id !== this.thread?.id) return;
     this.thread = thread;
@@ -92,11 +99,8 @@ export class SessionView {
     const threadId = params.threadId as string | undefined;
     if (method === "thread/replaced") {
       const p = params as { oldThreadId: string; thread: Thread };
-      if (p.oldThreadId === this.thread?.id) {
-        this.thread = p.thread;
-        this.footer.thread = p.thread;
-        this.changed();
-      }
+      // /new and /fork: subscriptions moved to the new thread; show its history
+      if (p.oldThreadId === this.thread?.id) void this.reload(p.thread);
       return;
     }
     if (threadId !== undefined && threadId !== this.thread?.id) return;

@@ -29,32 +29,39 @@ const listTheme = {
 /** The prompt block; resolve `answer` once. */
 export class ChoicePrompt implements Block, Focusable {
   focused = false;
-  private readonly list: SelectList;
+  private list: SelectList;
   private input: Input | undefined;
   private textQuestion = "";
+  private query = "";
   private settle: (answer: ChoiceAnswer) => void = () => {};
   /** Resolves with the user's answer. */
   readonly answer: Promise<ChoiceAnswer>;
 
   constructor(
     private readonly title: string,
-    choices: Choice[],
+    private readonly choices: Choice[],
     private readonly onChange: () => void,
+    /** Typing filters the choices (pickers over sessions and models). */
+    private readonly searchable = false,
   ) {
     this.answer = new Promise((resolve) => {
       this.settle = resolve;
     });
-    this.list = new SelectList(
-      choices.map((c) => ({
+    this.list = this.buildList(choices);
+  }
+
+  private buildList(shown: Choice[]): SelectList {
+    const list = new SelectList(
+      shown.map((c) => ({
         value: c.value,
         label: c.label,
         ...(c.description ? { description: c.description } : {}),
       })),
-      Math.min(choices.length, 10),
+      Math.max(1, Math.min(shown.length, 10)),
       listTheme,
     );
-    this.list.onSelect = (item) => {
-      const choice = choices.find((c) => c.value === item.value);
+    list.onSelect = (item) => {
+      const choice = shown.find((c) => c.value === item.value);
       if (choice?.askText === undefined) {
         this.settle({ value: item.value });
         return;
@@ -66,7 +73,21 @@ export class ChoicePrompt implements Block, Focusable {
       this.input.onEscape = () => this.settle({ value: item.value, text: "" });
       this.onChange();
     };
-    this.list.onCancel = () => this.settle({ cancelled: true });
+    list.onCancel = () => this.settle({ cancelled: true });
+    return list;
+  }
+
+  private setQuery(query: string): void {
+    this.query = query;
+    const words = query
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== "");
+    const matches = (c: Choice) => {
+      const hay = `${c.label} ${c.description ?? ""} ${c.value}`.toLowerCase();
+      return words.every((w) => hay.includes(w));
+    };
+    this.list = this.buildList(this.choices.filter(matches));
   }
 
   /** Withdraws the prompt (the server cancelled the request). */
@@ -76,13 +97,21 @@ export class ChoicePrompt implements Block, Focusable {
 
   render(width: number): string[] {
     const lines = [...wrapLines(this.title, width)];
+    if (this.searchable) lines.push(style.muted(`Search: ${this.query}`));
     if (this.input === undefined) return [...lines, ...this.list.render(width)];
     return [...lines, ...wrapLines(style.accent(this.textQuestion), width), ...this.input.render(width)];
   }
 
   handleInput(data: string): void {
     if (this.input !== undefined) this.input.handleInput(data);
+    else if (this.searchable && isPrintable(data)) this.setQuery(this.query + data);
+    else if (this.searchable && data === "\u007f") this.setQuery(this.query.slice(0, -1));
     else this.list.handleInput(data);
     this.onChange();
   }
+}
+
+/** Plain typed text (no control or escape sequences). */
+function isPrintable(data: string): boolean {
+  return data.length > 0 && !data.startsWith("\u001b") && [...data].every((c) => c >= " " && c !== "\u007f");
 }

@@ -1,0 +1,125 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MOCK_PROVIDERS, textReply, toolCallReply } from "@knightcode/testkit";
+import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
+import { KEYS, PtySession } from "./support/pty-session.ts";
+
+async function git(cwd: string, ...args: string[]): Promise<void> {
+  const child = Bun.spawn(["git", ...args], { cwd, stdout: "ignore", stderr: "pipe" });
+  if ((await child.exited) !== 0)
+    throw new Error(`git ${args.join(" ")}: ${await new Response(child.stderr).text()}`);
+}
+
+describe("built-in commands in the terminal", () => {
+  test("/resume picks an earlier session of this project by search, and the conversation continues there", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("noted zebra"), textReply("noted yak"));
+    for (const prompt of ["remember zebra", "remember yak"]) {
+      expect((await runCli(["-p", prompt], { cwd: env.agent.cwd, env: env.env })).code).toBe(0);
+    }
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/resume");
+    await tty.waitFor("Resume which session?");
+    const picker = await tty.waitFor("remember yak");
+    // newest first
+    expect(picker.indexOf("remember yak")).toBeLessThan(picker.indexOf("remember zebra"));
+    tty.write("zebra");
+    await tty.waitFor("Search: zebra");
+    tty.write(KEYS.enter);
+    await tty.waitFor("noted zebra");
+    env.mock.enqueue(textReply("back in the zebra session"));
+    tty.type("what did I ask?");
+    await tty.waitFor("back in the zebra session");
+    const sent = requestText(env.mock.requests.at(-1)!.body);
+    expect(sent).toContain("remember zebra");
+    expect(sent).not.toContain("remember yak");
+  }, 40_000);
+
+  test("-r opens the picker at start", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("stored"));
+    expect((await runCli(["-p", "an earlier question"], { cwd: env.agent.cwd, env: env.env })).code).toBe(0);
+    await using tty = new PtySession(["-r"], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("an earlier question");
+    tty.write(KEYS.enter);
+    await tty.waitFor("stored");
+  }, 30_000);
+
+  test("/model switches the thread's model: the footer names it and the next request uses its wire format", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/model");
+    await tty.waitFor("Which model?");
+    tty.write(MOCK_PROVIDERS.anthropic);
+    await tty.waitFor(`Search: ${MOCK_PROVIDERS.anthropic}`);
+    tty.write(KEYS.enter);
+    await tty.waitFor(`Model: ${MOCK_PROVIDERS.anthropic}/mock-model`);
+    env.mock.enqueue(textReply("answered over the Messages API"));
+    tty.type("hello");
+    await tty.waitFor("answered over the Messages API");
+    expect(env.mock.requests.at(-1)!.format).toBe("anthropic-messages");
+    expect(tty.visible().join("\n")).toContain(`${MOCK_PROVIDERS.anthropic}/mock-model`);
+  }, 30_000);
+
+  test("/undo restores the files the last turn changed, in a git repository", async () => {
+    await using env = await mockedAgent();
+    const cwd = env.agent.cwd;
+    writeFileSync(join(cwd, "kept.txt"), "original\n");
+    await git(cwd, "init", "-q");
+    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".");
+    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init");
+    writeFileSync(join(cwd, "draft.txt"), "uncommitted draft\n");
+    env.mock.enqueue(
+      toolCallReply(
+        {
+          name: "edit",
+          arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] },
+        },
+        { name: "write", arguments: { path: "draft.txt", content: "overwritten\n" } },
+        { name: "write", arguments: { path: "new.txt", content: "brand new\n" } },
+      ),
+      textReply("Changed three files."),
+    );
+    await using tty = new PtySession([], { cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("change things");
+    await tty.waitFor("Changed three files.");
+    expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("changed\n");
+    tty.type("/undo");
+    await tty.waitFor("Undid the last turn's file changes (3)");
+    expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("original\n");
+    expect(readFileSync(join(cwd, "draft.txt"), "utf8")).toBe("uncommitted draft\n");
+    expect(existsSync(join(cwd, "new.txt"))).toBe(false);
+    tty.type("/undo");
+    await tty.waitFor("Nothing to undo");
+  }, 30_000);
+
+  test("/undo outside a git repository says that no checkpoint exists", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/undo");
+    await tty.waitFor("/undo needs a git repository");
+  }, 30_000);
+
+  test("/session shows the ID and file; /usage the tokens and cost; /quit exits 0", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue({ steps: [{ type: "text", text: "counted" }], usage: { input: 1200, output: 34 } });
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("count me");
+    await tty.waitFor("counted");
+    tty.type("/session");
+    const screen = await tty.waitFor("Messages 1 user, 1 assistant, 0 tool calls");
+    expect(screen).toMatch(/ID\s+\S{8,}/);
+    // the path may wrap at the terminal width
+    expect(screen.replace(/\s+/g, "")).toMatch(/File\/\S+\.jsonl/);
+    tty.type("/usage");
+    await tty.waitFor("1,200 in, 34 out");
+    tty.type("/quit");
+    expect(await tty.exited).toBe(0);
+  }, 30_000);
+});
