@@ -1,4 +1,6 @@
 export { BUILT_IN_MODELS, BUILT_IN_PROVIDER_ENV, PREFERRED_DEFAULTS } from "./catalog.ts";
+export type { ChatCompat } from "./compat.ts";
+export { COMPAT_KEYS, chatCompat, detectedCompat } from "./compat.ts";
 export { calculateCost, totalTokens } from "./cost.ts";
 export { CredentialError, CredentialResolver, resolveKeyValue } from "./credentials.ts";
 export type { ProviderFailure } from "./errors.ts";

@@ -13,6 +13,8 @@ describe("classifyError", () => {
     [500, "Internal server error", "provider"],
     [529, "Overloaded", "provider"],
     [400, "messages.0.content: Field required", "other"],
+    [400, "the request exceeds the available context size, try increasing it", "contextOverflow"],
+    [undefined, "boom (exceed_context_size_error)", "contextOverflow"],
     [undefined, "ECONNRESET: socket closed", "network"],
     [undefined, "fetch failed", "network"],
     [undefined, "Incorrect API key provided", "auth"],

@@ -58,6 +58,11 @@ describe("SseDecoder framing", () => {
     expect(decode(["id: 7\nretry: 10\ndatax: no\neventful: no\ndata: yes\n\n"])).toEqual([ev("yes")]);
   });
 
+  test("llama.cpp's `error:` line dispatches as an error event carrying its value", () => {
+    expect(decode(['data: a\n\nerror: {"code":500}\n\n'])).toEqual([ev("a"), ev('{"code":500}', "error")]);
+    expect(decode(["errors: no\ndata: b\n\n"])).toEqual([ev("b")]);
+  });
+
   test("a leading byte-order mark is dropped", () => {
     expect(decode(["\uFEFFdata: x\n\n"])).toEqual([ev("x")]);
   });

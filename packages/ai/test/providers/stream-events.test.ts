@@ -80,14 +80,60 @@ describe("OpenAI event bodies", () => {
   });
 });
 
+describe("OpenAI event bodies from llama.cpp and friends", () => {
+  test("llama.cpp's `error:` line is an APIError classified like an HTTP 400 of its text", async () => {
+    const { seen, error } = await collect(
+      readOpenAIEvents,
+      'data: {"a":1}\n\nerror: {"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":14429,"n_ctx":8192}\n\n',
+    );
+    expect(seen).toEqual([{ a: 1 }]);
+    expect(error).toBeInstanceOf(OpenAIAPIError);
+    expect(describeFailure(error)).toMatchObject({
+      kind: "contextOverflow",
+      message: "the request exceeds the available context size, try increasing it",
+    });
+  });
+
+  test("an error event whose text is not JSON still reports that text", async () => {
+    const { error } = await collect(readOpenAIEvents, "event: error\ndata: upstream went away\n\n");
+    expect(error).toBeInstanceOf(OpenAIAPIError);
+    expect(describeFailure(error).message).toBe("upstream went away");
+  });
+
+  test("the reader says whether the body ended with [DONE]", async () => {
+    const { response: done } = sseResponse('data: {"a":1}\n\ndata: [DONE]\n\n');
+    expect(await readOpenAIEvents(done, undefined, () => {})).toBe(true);
+    const { response: cut } = sseResponse('data: {"a":1}\n\n');
+    expect(await readOpenAIEvents(cut, undefined, () => {})).toBe(false);
+  });
+});
+
 describe("Anthropic event bodies", () => {
-  test("ping, unnamed and data-less events are skipped", async () => {
+  test("ping, data-less events and unnamed events without a type are skipped", async () => {
     const { seen, error } = await collect(
       readAnthropicEvents,
-      'event: ping\ndata: {"type":"ping"}\n\ndata: {"x":1}\n\nevent: message_start\ndata: {"type":"message_start"}\n\n',
+      'event: ping\ndata: {"type":"ping"}\n\ndata: {"x":1}\n\nevent: message_start\n\nevent: message_start\ndata: {"type":"message_start"}\n\n',
     );
     expect(error).toBeUndefined();
     expect(seen).toEqual([{ type: "message_start" }]);
+  });
+
+  test("without `event:` lines (some proxies) each event is read by the type in its data", async () => {
+    const { seen, error } = await collect(
+      readAnthropicEvents,
+      'data: {"type":"message_start"}\n\ndata: {"type":"ping"}\n\ndata: not json\n\ndata: {"type":"message_stop"}\n\n',
+    );
+    expect(error).toBeUndefined();
+    expect(seen).toEqual([{ type: "message_start" }, { type: "message_stop" }]);
+  });
+
+  test("an unnamed event of type error is the SDK's APIError too", async () => {
+    const { error } = await collect(
+      readAnthropicEvents,
+      'data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+    );
+    expect(error).toBeInstanceOf(AnthropicAPIError);
+    expect(describeFailure(error)).toMatchObject({ kind: "provider", message: "Overloaded" });
   });
 
   test("an `event: error` becomes the SDK's APIError with the vendor's error type", async () => {
