@@ -3,7 +3,7 @@
  * server uses. The host loads in the background so `initialize` is answered at once.
  */
 import { resolve } from "node:path";
-import { serveAcp, stdoutStream } from "@knightcode/acp";
+import { serveAcp } from "@knightcode/acp";
 import {
   type AccountPort,
   type ConfigPort,
@@ -45,7 +45,7 @@ export async function runAcp(options: { sessionDir?: string }): Promise<number> 
       },
       version: VERSION,
       input: Bun.stdin.stream(),
-      output: stdoutStream(),
+      output: process.stdout,
       log,
     });
     await (await host).dispose();

@@ -6,7 +6,8 @@ export { itemUpdates, replayedToolCall, replayUpdates } from "./history-replay.t
 export { DEFAULT_MODE, isApprovalMode, modeState, runsWithoutAsking, SESSION_MODES } from "./modes.ts";
 export { allows, decisionFor, type OfferedApproval, permissionOptions } from "./permissions.ts";
 export { promptToTurnInput, type TurnInput, UnsupportedContentError, uriToPath } from "./prompt-content.ts";
-export { type ServeAcpOptions, serveAcp, stdoutStream } from "./serve-acp.ts";
+export { type ServeAcpOptions, serveAcp } from "./serve-acp.ts";
+export { acpStdioStream, type LineSink } from "./stdio-stream.ts";
 export {
   finalStatus,
   outputContent,

@@ -2,9 +2,9 @@
  * `knightcode acp`'s loop: an in-process app server (desktop caller) behind the ACP agent
  * on newline-delimited JSON over stdin/stdout. The process ends when stdin closes.
  */
-import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { type AppServerOptions, createInProcessClient } from "@knightcode/app-server";
 import { createAcpAgent } from "./acp-agent.ts";
+import { acpStdioStream, type LineSink } from "./stdio-stream.ts";
 
 /** Options for {@link serveAcp}. */
 export interface ServeAcpOptions {
@@ -12,7 +12,8 @@ export interface ServeAcpOptions {
   server: AppServerOptions;
   version: string;
   input: ReadableStream<Uint8Array>;
-  output: WritableStream<Uint8Array>;
+  /** Where ACP lines go; stdout in the `knightcode acp` process. */
+  output: LineSink;
   log?(message: string): void;
 }
 
@@ -28,17 +29,7 @@ export async function serveAcp(options: ServeAcpOptions): Promise<void> {
     version: options.version,
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  const connection = app.connect(ndJsonStream(options.output, options.input));
+  const connection = app.connect(acpStdioStream(options.input, options.output));
   await connection.closed;
   await inProcess.close();
-}
-
-/** stdout as a web stream that resolves each write once the bytes are handed to the OS. */
-export function stdoutStream(stream: NodeJS.WriteStream = process.stdout): WritableStream<Uint8Array> {
-  return new WritableStream<Uint8Array>({
-    write: (chunk) =>
-      new Promise<void>((resolve, reject) => {
-        stream.write(chunk, (error) => (error ? reject(error) : resolve()));
-      }),
-  });
 }
