@@ -1,8 +1,8 @@
 /**
  * `scripts/install.sh` as a user runs it: it builds the compiled binary and installs it
  * under a prefix, and the installed `knightcode` works on its own, away from the
- * checkout: `--version`, `demo`, and `app-server` completing a turn on the offline demo
- * model over real pipes. In CI this runs in a fresh clone, so it is the clean-clone case.
+ * checkout: `--version`, `demo`, and `app-server` and `acp` completing a turn on the
+ * offline demo model over real pipes. In CI this runs in a fresh clone, so it is the clean-clone case.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
@@ -159,6 +159,61 @@ describe("the installed knightcode", () => {
     expect(text).toContain("offline demo model");
     child.stdin.end();
     expect(await child.exited).toBe(0);
+  }, 60_000);
+
+  test("acp answers initialize, session/new and a prompt on the demo model over JSON-RPC lines", async () => {
+    const home = freshHome("acp-home");
+    const cwd = join(home, "project");
+    mkdirSync(cwd);
+    const child = Bun.spawn([binary(), "acp"], {
+      cwd: home,
+      env: userEnv(home),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const messages: Record<string, unknown>[] = [];
+    const waiting = new Map<number, (message: Record<string, unknown>) => void>();
+    const reading = (async () => {
+      let rest = "";
+      for await (const chunk of child.stdout) {
+        rest += new TextDecoder().decode(chunk);
+        const lines = rest.split("\n");
+        rest = lines.pop() ?? "";
+        for (const line of lines) {
+          const message = JSON.parse(line) as Record<string, unknown>;
+          messages.push(message);
+          if (typeof message.id === "number" && !("method" in message)) waiting.get(message.id)?.(message);
+        }
+      }
+    })();
+    let id = 0;
+    const request = (method: string, params: unknown) => {
+      id += 1;
+      const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      child.stdin.flush();
+      return answer;
+    };
+    const init = await request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    expect(init.result).toMatchObject({ protocolVersion: 1, agentInfo: { name: "knightcode", version } });
+    const created = await request("session/new", { cwd, mcpServers: [] });
+    const { sessionId } = created.result as { sessionId: string };
+    const answer = await request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Hello!" }] });
+    expect(answer.result).toEqual({ stopReason: "end_turn" });
+    const text = messages
+      .map(
+        (m) =>
+          (m.params as { update?: { sessionUpdate: string; content?: { text?: string } } } | undefined)
+            ?.update,
+      )
+      .filter((u) => u?.sessionUpdate === "agent_message_chunk")
+      .map((u) => u?.content?.text ?? "")
+      .join("");
+    expect(text).toContain("offline demo model");
+    child.stdin.end();
+    expect(await child.exited).toBe(0);
+    await reading;
   }, 60_000);
 
   test("a project's .env and bunfig.toml are not loaded: a key in .env does not change the default model", async () => {
