@@ -26,6 +26,7 @@ export {
   withPrefixGrant,
   withToolGrant,
 } from "./grants.ts";
+export { isMcpToolName, MCP_TOOL_PREFIX } from "./mcp-tools.ts";
 export type { ApprovalMode, ToolClass } from "./modes.ts";
 export {
   ALWAYS_ALLOWED_TOOLS,

@@ -1,3 +1,5 @@
+import { isMcpToolName } from "./mcp-tools.ts";
+
 /** The three approval modes a thread can be in. */
 export type ApprovalMode = "ask" | "autoEdit" | "fullAccess";
 
@@ -20,8 +22,12 @@ export const EDIT_TOOLS: readonly string[] = ["edit", "write"];
 /** How the mode table classifies a tool. */
 export type ToolClass = "readOnly" | "edit" | "other";
 
-/** Classifies a tool name for the mode table; shells, extension and MCP tools are all `other`. */
+/**
+ * Classifies a tool name for the mode table; shells, extension and MCP tools are all
+ * `other`. An MCP tool is never read-only, whatever its server says about itself.
+ */
 export function toolClass(toolName: string): ToolClass {
+  if (isMcpToolName(toolName)) return "other";
   if (ALWAYS_ALLOWED_TOOLS.includes(toolName)) return "readOnly";
   if (EDIT_TOOLS.includes(toolName)) return "edit";
   return "other";

@@ -23,6 +23,13 @@ export { parseFrontmatter } from "./frontmatter.ts";
 export { contentVersion, NO_VERSION } from "./json-file.ts";
 export type { LoadedSettings, LoadSettingsOptions } from "./load-settings.ts";
 export { loadSettings } from "./load-settings.ts";
+export type {
+  ConfiguredMcpServer,
+  McpHttpServerSettings,
+  McpServerSettings,
+  McpStdioServerSettings,
+} from "./mcp-settings.ts";
+export { configuredMcpServers, MAX_MCP_START_TIMEOUT_MS, mcpServerConfigProblem } from "./mcp-settings.ts";
 export type { SettingsScope } from "./merge.ts";
 export { deepMerge } from "./merge.ts";
 export { LEGACY_KEYS, migrateSettings } from "./migrations.ts";
