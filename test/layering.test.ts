@@ -14,6 +14,7 @@ const RANK: Record<string, number> = {
   "@knightcode/session-store": 1,
   "@knightcode/agent": 1,
   "@knightcode/compaction": 2,
+  "@knightcode/mcp": 2,
   "@knightcode/thread-manager": 3,
   "@knightcode/app-server": 4,
   "@knightcode/acp": 5,

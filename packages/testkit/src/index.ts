@@ -1,5 +1,17 @@
 export type { DamagedTranscript } from "./damaged-transcripts.ts";
 export { damagedTranscriptFileName, damagedTranscripts } from "./damaged-transcripts.ts";
+export { type McpHttpTestServer, startMcpHttpServer } from "./mcp-http-server.ts";
+export {
+  EVERYTHING_ENTRY,
+  everythingServer,
+  exitsDuringCallServer,
+  FILESYSTEM_ENTRY,
+  filesystemServer,
+  hangingServer,
+  junkThenEverythingServer,
+  missingCommandServer,
+  type TestStdioServer,
+} from "./mcp-servers.ts";
 export type { MockModelServer } from "./mock-model-server.ts";
 export { startMockModelServer, wireFormatOf } from "./mock-model-server.ts";
 export type { MockModelsJsonOptions } from "./models-json.ts";

@@ -1,0 +1,27 @@
+/** @knightcode/mcp: MCP servers from settings or a protocol client, as agent tools. */
+export { agentToolOf, inputSchemaOf } from "./agent-tools.ts";
+export { type ConnectionLease, connectionKey, McpHub, type McpHubOptions } from "./mcp-hub.ts";
+export { type McpToolDetails, toolResultOf } from "./result-content.ts";
+export {
+  type ConnectionEvent,
+  type ConnectionOptions,
+  type ConnectionState,
+  DEFAULT_START_TIMEOUT_MS,
+  McpServerConnection,
+  TOOL_CALL_TIMEOUT_MS,
+} from "./server-connection.ts";
+export { INHERITED_ENV_VARS, serverEnvironment } from "./server-env.ts";
+export {
+  ChildStdioTransport,
+  type StdioServerProcess,
+  type StdioTransportEvents,
+} from "./stdio-transport.ts";
+export {
+  type McpWarning,
+  serverStatus,
+  ThreadMcpServers,
+  type ThreadServerSpec,
+  type ThreadServersOptions,
+  threadServerSpecs,
+} from "./thread-servers.ts";
+export { MAX_TOOL_NAME_LENGTH, mcpToolName, safeSegment, uniqueToolNames } from "./tool-names.ts";

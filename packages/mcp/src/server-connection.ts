@@ -1,0 +1,242 @@
+/**
+ * One running MCP server: the SDK client over a stdio or streamable-HTTP transport, its
+ * lifecycle (`starting` -> `ready`, or `failed`; `stopped` once closed), its tool list
+ * (refetched after `notifications/tools/list_changed`, before the next use), and its
+ * tool calls. Events tell the threads sharing it that it failed or changed.
+ */
+import { resolve } from "node:path";
+import type { McpServerSettings } from "@knightcode/config";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { serverEnvironment } from "./server-env.ts";
+import { ChildStdioTransport } from "./stdio-transport.ts";
+
+/** Connect-and-initialize timeout when a config gives none. */
+export const DEFAULT_START_TIMEOUT_MS = 30_000;
+/** A tool call may run this long (progress notifications extend it); an interrupt aborts it sooner. */
+export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
+/** Most `tools/list` pages read from one server, against a server that never stops paging. */
+const MAX_TOOL_PAGES = 100;
+
+/** Where a connection is in its life. */
+export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
+
+/** What a connection tells the threads that share it. */
+export type ConnectionEvent =
+  | { type: "failed"; message: string }
+  | { type: "toolsChanged" }
+  | { type: "notice"; message: string };
+
+/** How to reach one server. */
+export interface ConnectionOptions {
+  /** The name stderr lines and messages carry. */
+  name: string;
+  config: McpServerSettings;
+  /** The thread's cwd: the default (and the base of a relative) server cwd. */
+  cwd: string;
+  /** KnightCode's environment, of which a stdio server inherits only PATH, HOME and LANG. */
+  env: Record<string, string | undefined>;
+  /** Where the server's stderr lines go, labelled with its name; never our stdout. */
+  log(line: string): void;
+  clientVersion: string;
+}
+
+/** One server process or HTTP session, shared by the threads with the same config and cwd. */
+export class McpServerConnection {
+  state: ConnectionState = "starting";
+  /** Why the server failed or stopped. */
+  error: string | undefined;
+  #tools: Tool[] = [];
+  #toolsStale = false;
+  #refreshing: Promise<void> | undefined;
+  readonly #listeners = new Set<(event: ConnectionEvent) => void>();
+  readonly #client: Client;
+  #transport: Transport | undefined;
+  #junkReported = false;
+  #exitedWhileStarting: string | undefined;
+  #started: Promise<void> | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.#client = new Client({ name: "knightcode", version: options.clientVersion }, { capabilities: {} });
+    this.#client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      this.#toolsStale = true;
+      this.#emit({ type: "toolsChanged" });
+    });
+  }
+
+  /** The server's process ID (stdio servers, once spawned). */
+  get pid(): number | undefined {
+    return this.#transport instanceof ChildStdioTransport ? this.#transport.pid : undefined;
+  }
+
+  /** The tools as last listed. */
+  get tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  on(listener: (event: ConnectionEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(event: ConnectionEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  /** Connects, initializes and lists the tools, all within the start timeout. Never rejects. */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  async #start(): Promise<void> {
+    if (this.state !== "starting") return;
+    const timeoutMs = this.options.config.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<"timeout">((done) => {
+      timer = setTimeout(() => done("timeout"), timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([
+        (async () => {
+          this.#transport = this.#createTransport();
+          await this.#client.connect(this.#transport, { timeout: timeoutMs });
+          await this.#listTools(timeoutMs);
+          return "ready" as const;
+        })(),
+        timedOut,
+      ]);
+      if (outcome === "timeout") throw new Error(`did not finish starting within ${timeoutMs} ms`);
+      if (this.state === "starting") this.state = "ready";
+    } catch (error) {
+      const detail = this.#exitedWhileStarting ?? describeStartError(error, this.options.config);
+      await this.#fail(`could not start: ${detail}`, false);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #createTransport(): Transport {
+    const { config, name } = this.options;
+    if ("url" in config) {
+      return new StreamableHTTPClientTransport(new URL(config.url), {
+        requestInit: { headers: { ...(config.headers ?? {}) } },
+      });
+    }
+    const transport = new ChildStdioTransport(
+      {
+        command: config.command,
+        args: config.args ?? [],
+        env: serverEnvironment(this.options.env, config.env),
+        cwd: config.cwd !== undefined ? resolve(this.options.cwd, config.cwd) : this.options.cwd,
+      },
+      {
+        stderrLine: (line) => this.options.log(`[mcp:${name}] ${line}`),
+        junkLine: (error) => {
+          this.options.log(`[mcp:${name}] skipped a stdout line that is not JSON-RPC: ${error.message}`);
+          if (this.#junkReported) return;
+          this.#junkReported = true;
+          this.#emit({
+            type: "notice",
+            message: `MCP server "${name}" wrote output that is not JSON-RPC on stdout; those lines were skipped`,
+          });
+        },
+        exited: (code, signal) => {
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          // While starting, the start's own failure reports it, naming the exit.
+          if (this.state === "starting") this.#exitedWhileStarting = how;
+          if (this.state !== "ready") return;
+          void this.#fail(`${how}; its tools are unavailable until the thread is reloaded`, true);
+        },
+      },
+    );
+    return transport;
+  }
+
+  async #listTools(timeoutMs?: number): Promise<void> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await this.#client.listTools(
+        cursor !== undefined ? { cursor } : {},
+        timeoutMs !== undefined ? { timeout: timeoutMs } : {},
+      );
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    this.#tools = tools;
+  }
+
+  /** Refetches the tool list if the server said it changed; keeps the old list when that fails. */
+  async refreshTools(): Promise<void> {
+    if (!this.#toolsStale || this.state !== "ready") return;
+    this.#refreshing ??= (async () => {
+      this.#toolsStale = false;
+      try {
+        await this.#listTools(DEFAULT_START_TIMEOUT_MS);
+      } catch (error) {
+        this.options.log(`[mcp:${this.options.name}] refreshing the tool list failed: ${String(error)}`);
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    await this.#refreshing;
+  }
+
+  /** Calls one tool; rejects when the server is gone, the call times out or `signal` aborts. */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (this.state !== "ready") throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
+    const result = await this.#client.callTool({ name, arguments: args }, CallToolResultSchema, {
+      signal,
+      timeout: TOOL_CALL_TIMEOUT_MS,
+      resetTimeoutOnProgress: true,
+    });
+    return result as CallToolResult;
+  }
+
+  async #fail(message: string, announce: boolean): Promise<void> {
+    if (this.state === "stopped" || this.state === "failed") return;
+    this.state = "failed";
+    this.error = message;
+    this.#tools = [];
+    this.options.log(`[mcp:${this.options.name}] ${message}`);
+    if (announce) this.#emit({ type: "failed", message: `MCP server "${this.options.name}" ${message}` });
+    await this.#closeTransport();
+  }
+
+  /** Stops the server (its process, or the HTTP session). */
+  async close(): Promise<void> {
+    if (this.state === "stopped") return;
+    const wasFailed = this.state === "failed";
+    this.state = "stopped";
+    if (!wasFailed) this.error = undefined;
+    this.#tools = [];
+    await this.#closeTransport();
+  }
+
+  async #closeTransport(): Promise<void> {
+    try {
+      await this.#client.close();
+    } catch {
+      // Closing a transport that never started, or one already gone.
+    }
+    // The client only closes a transport it connected; one that failed to start is closed here.
+    await this.#transport?.close().catch(() => undefined);
+  }
+}
+
+function describeStartError(error: unknown, config: McpServerSettings): string {
+  const code = (error as { code?: unknown })?.code;
+  if (code === "ENOENT" && "command" in config) return `command not found: ${config.command}`;
+  if (code === "EACCES" && "command" in config) return `command not executable: ${config.command}`;
+  return error instanceof Error ? error.message : String(error);
+}
