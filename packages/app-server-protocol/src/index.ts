@@ -76,6 +76,7 @@ export type {
   ProjectTrustSetResult,
 } from "./methods/config.ts";
 export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
+export type { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
 export type {
   AccountLoginApiKeyParams,
   AccountLoginApiKeyResult,

@@ -28,6 +28,7 @@ export const CLIENT_REQUEST_METHODS = [
   "project/trust/set",
   "file/search",
   "command/list",
+  "mcpServer/list",
   "server/diagnostics",
   "account/read",
   "account/login/apiKey",

@@ -14,6 +14,7 @@ import {
   ProjectTrustSetResult,
 } from "./methods/config.ts";
 import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
+import { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
 import {
   AccountLoginApiKeyParams,
   AccountLoginApiKeyResult,
@@ -114,6 +115,7 @@ export const CLIENT_REQUESTS = {
   "project/trust/set": { params: ProjectTrustSetParams, result: ProjectTrustSetResult },
   "file/search": { params: FileSearchParams, result: FileSearchResult },
   "command/list": { params: CommandListParams, result: CommandListResult },
+  "mcpServer/list": { params: McpServerListParams, result: McpServerListResult },
   "server/diagnostics": { params: ServerDiagnosticsParams, result: ServerDiagnosticsResult },
   "account/read": { params: AccountReadParams, result: AccountReadResult },
   "account/login/apiKey": { params: AccountLoginApiKeyParams, result: AccountLoginApiKeyResult },

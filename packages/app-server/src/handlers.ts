@@ -153,6 +153,7 @@ export const HANDLERS: HandlerTable = {
   "thread/settings/update": (p, c, ctx) => ctx.threads.updateSettings(p, c),
   "model/list": (p, c, ctx) => ctx.threads.listModels(p, c),
   "command/list": (p, c, ctx) => ctx.threads.listCommands(p, c),
+  "mcpServer/list": (p, c, ctx) => ctx.threads.listMcpServers(p, c),
   "turn/start": (p, c, ctx) => ctx.threads.startTurn(p, c),
   "turn/steer": (p, c, ctx) => ctx.threads.steerTurn(p, c),
   "turn/interrupt": (p, c, ctx) => ctx.threads.interruptTurn(p, c),

@@ -58,6 +58,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     updateSettings: call("updateSettings"),
     listModels: call("listModels"),
     listCommands: call("listCommands"),
+    listMcpServers: call("listMcpServers"),
     startTurn: call("startTurn"),
     steerTurn: call("steerTurn"),
     interruptTurn: call("interruptTurn"),

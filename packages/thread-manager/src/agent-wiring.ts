@@ -75,16 +75,16 @@ export function createTurnAgent(
   env: TurnEnvironment,
   running: RunningTurn,
   model: Model,
-  tools: AnyAgentTool[],
+  tools: { base: readonly AnyAgentTool[]; initial: AnyAgentTool[] },
   systemPrompt: string | undefined,
   onFinal: (message: AgentMessage) => void,
 ): Agent {
   const hooks = runtime.extensions.hooks;
   const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
-  const agent = new Agent({
+  const agent: Agent = new Agent({
     model,
     streamFn: env.streamFn,
-    tools,
+    tools: tools.initial,
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     messages: contextMessages(runtime),
     streamOptions: { thinkingLevel: runtime.settings.thinkingLevel, sessionId: runtime.id },
@@ -107,6 +107,8 @@ export function createTurnAgent(
       return undefined;
     },
     beforeModelCall: async ({ messages, signal }) => {
+      // Per-thread sources may have changed (an MCP server's tools/list_changed, one that died).
+      if (runtime.toolSources.length > 0) agent.options.tools = await runtime.turnTools(tools.base);
       if (messages.at(-1)?.role !== "toolResult") return undefined;
       return (await env.compaction.afterToolBatch(runtime, signal))
         ? { messages: contextMessages(runtime) }

@@ -13,6 +13,8 @@ import type {
   CommandListResult,
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,
+  McpServerListParams,
+  McpServerListResult,
   ModelListParams,
   ModelListResult,
   ServerNotification,
@@ -103,6 +105,7 @@ export interface ThreadManagerApi {
   updateSettings(params: ThreadSettingsUpdateParams, caller: Caller): Promise<ThreadSettingsUpdateResult>;
   listModels(params: ModelListParams, caller: Caller): Promise<ModelListResult>;
   listCommands(params: CommandListParams, caller: Caller): Promise<CommandListResult>;
+  listMcpServers(params: McpServerListParams, caller: Caller): Promise<McpServerListResult>;
 
   startTurn(params: TurnStartParams, caller: Caller): Promise<TurnStartResult>;
   steerTurn(params: TurnSteerParams, caller: Caller): Promise<TurnSteerResult>;

@@ -50,5 +50,11 @@ export {
   type ToolBackendFactory,
   type ToolBackendRequest,
 } from "./tool-backend.ts";
+export {
+  collectTools,
+  type ThreadToolSource,
+  type ThreadToolSourceFactory,
+  type ToolSourceContext,
+} from "./tool-sources.ts";
 export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turn-error.ts";
 export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turn-runner.ts";

@@ -1,10 +1,12 @@
 /** The options a ThreadManager is built with. */
 import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { StreamFunction } from "@knightcode/ai";
+import type { McpHub } from "@knightcode/mcp";
 import type { Clock } from "./clock.ts";
 import type { ExtensionHostFactory } from "./extension-hooks.ts";
 import type { ModelSource } from "./model-source.ts";
 import type { ToolBackendFactory } from "./tool-backend.ts";
+import type { ThreadToolSourceFactory } from "./tool-sources.ts";
 import type { CompactionHooks } from "./turn-runner.ts";
 
 /** How a ThreadManager is built; every field has a production default. */
@@ -39,4 +41,8 @@ export interface ThreadManagerOptions {
   systemPrompt?: (cwd: string) => Promise<string | undefined>;
   extensionHostFactory?: ExtensionHostFactory;
   compaction?: CompactionHooks;
+  /** The MCP server processes of this manager's threads; stopped by `closeAll`. Default: a new hub over `env`. */
+  mcpHub?: McpHub;
+  /** Per-thread tool sources after the built-in MCP one (each thread's tools are refreshed before every model request). */
+  toolSources?: ThreadToolSourceFactory[];
 }

@@ -5,7 +5,7 @@
  * caller's business (a replacement moves every subscriber of the old thread).
  */
 import type { Model } from "@knightcode/ai";
-import { AppServerError, type ThreadStartParams } from "@knightcode/app-server-protocol";
+import { AppServerError, type McpServers, type ThreadStartParams } from "@knightcode/app-server-protocol";
 import { defaultApprovalMode } from "@knightcode/approvals";
 import type { SessionFile } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "./api.ts";
@@ -58,16 +58,25 @@ export class ThreadCreation {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
       model,
     });
-    return this.announce(await this.host.registry.adopt(session, caller, project, target.warnings));
+    return this.announce(
+      await this.host.registry.adopt(session, caller, project, target.warnings, params.mcpServers),
+    );
   }
 
   /** A fork of `source`'s current branch, named `<source title> (fork)` unless `name` is given. */
-  async fork(source: SessionFile, caller: Caller, name?: string): Promise<ThreadRuntime> {
+  async fork(
+    source: SessionFile,
+    caller: Caller,
+    name?: string,
+    mcpServers?: McpServers,
+  ): Promise<ThreadRuntime> {
     this.host.registry.refuseWhileClosing();
     const cwd = source.header.cwd;
     const project = await readProjectSettings(this.host.ctx, cwd);
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
     const session = await createForkSession(source, target.dir, name);
-    return this.announce(await this.host.registry.adopt(session, caller, project, target.warnings));
+    return this.announce(
+      await this.host.registry.adopt(session, caller, project, target.warnings, mcpServers),
+    );
   }
 }

@@ -9,6 +9,8 @@ import {
   AppServerError,
   type CommandListParams,
   type CommandListResult,
+  type McpServerListParams,
+  type McpServerListResult,
   type ModelListResult,
   type ModelRef,
   type ThreadArchiveParams,
@@ -30,7 +32,8 @@ import {
   type ThreadUnsubscribeParams,
   type ThreadUnsubscribeResult,
 } from "@knightcode/app-server-protocol";
-import { resolveAgentDir } from "@knightcode/config";
+import { configuredMcpServers, resolveAgentDir } from "@knightcode/config";
+import { McpHub, serverStatus, threadServerSpecs } from "@knightcode/mcp";
 import { type SessionFile, SessionFile as SessionFiles, ThreadLister } from "@knightcode/session-store";
 import type {
   Caller,
@@ -57,7 +60,7 @@ import { sessionDamageWarnings } from "./session-warnings.ts";
 import { applySettingsUpdate } from "./settings-update.ts";
 import { ArchiveOperations } from "./thread-archive.ts";
 import { ThreadCreation } from "./thread-creation.ts";
-import { type LoaderContext, requireDirectory } from "./thread-loader.ts";
+import { type LoaderContext, readProjectSettings, requireDirectory } from "./thread-loader.ts";
 import { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./thread-views.ts";
@@ -90,9 +93,12 @@ export class ThreadManager implements ThreadManagerApi {
   private readonly turns: TurnOperations;
   private readonly archive: ArchiveOperations;
   private port: ServerRequestPort | undefined;
+  /** MCP server processes, shared by threads with the same server config and cwd. */
+  readonly mcpHub: McpHub;
 
   constructor(readonly options: ThreadManagerOptions) {
     const env = options.env ?? process.env;
+    this.mcpHub = options.mcpHub ?? new McpHub({ env });
     this.ctx = { agentDir: options.agentDir ?? resolveAgentDir(env), sessionDir: options.sessionDir, env };
     this.clock = options.clock ?? systemClock;
     this.models = warmingModelSource(options.models ?? registryModelSource(this.ctx.agentDir, env));
@@ -114,6 +120,8 @@ export class ThreadManager implements ThreadManagerApi {
       toolBackend: threadToolBackendFactory(options),
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
       ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
+      mcpHub: this.mcpHub,
+      ...(options.toolSources ? { toolSources: options.toolSources } : {}),
     });
     this.creation = new ThreadCreation({
       ctx: this.ctx,
@@ -210,20 +218,26 @@ export class ThreadManager implements ThreadManagerApi {
     return wire(async () => {
       this.registry.refuseWhileClosing();
       const { session } = await this.sourceSession(params.threadId);
-      return this.created(await this.creation.fork(session, caller, params.name), caller);
+      return this.created(await this.creation.fork(session, caller, params.name, params.mcpServers), caller);
     });
   }
 
   resumeThread(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult> {
     return wire(async () => {
       await this.locate(params.threadId);
-      const runtime = await this.registry.load(params.threadId, caller);
+      const runtime = await this.registry.load(params.threadId, caller, params.mcpServers);
+      // Resuming a thread already loaded with other client servers switches to the new ones.
+      const mcpWarnings =
+        params.mcpServers !== undefined && runtime.mcp && runtime.mcp.clientServers !== params.mcpServers
+          ? await runtime.mcp.setClientServers(params.mcpServers)
+          : [];
+      runtime.assertOpen();
       // From here to the return nothing awaits: history, snapshots and the subscription share one send step.
       const result: Omit<ThreadResumeResult, "turns"> = {
         thread: runtime.thread(),
         queue: runtime.queueState(),
         usage: runtime.usage(this.turns.contextTokens(runtime)),
-        warnings: runtime.loadWarnings,
+        warnings: [...runtime.loadWarnings, ...mcpWarnings],
       };
       const running = runtime.running?.live.snapshot();
       let page: HistoryTurns;
@@ -348,6 +362,30 @@ export class ThreadManager implements ThreadManagerApi {
     });
   }
 
+  listMcpServers(params: McpServerListParams, _caller: Caller): Promise<McpServerListResult> {
+    return wire(async () => {
+      if ("threadId" in params) {
+        const runtime = this.registry.threads.get(params.threadId);
+        if (runtime?.mcp) return { servers: runtime.mcp.servers.status() };
+        const { session } = await this.sourceSession(params.threadId);
+        return { servers: await this.configuredServerStatus(session.header.cwd) };
+      }
+      await requireDirectory(params.cwd);
+      return { servers: await this.configuredServerStatus(params.cwd) };
+    });
+  }
+
+  /** What a new thread in `cwd` would run, with the state of any server a loaded thread shares. */
+  private async configuredServerStatus(cwd: string): Promise<McpServerListResult["servers"]> {
+    const project = await readProjectSettings(this.ctx, cwd);
+    const specs = threadServerSpecs(
+      configuredMcpServers(project.globalSettings, project.projectSettings),
+      {},
+      [],
+    );
+    return specs.map((spec) => serverStatus(spec, this.mcpHub.find(spec.name, spec.config, cwd)));
+  }
+
   startTurn: ThreadManagerApi["startTurn"] = (params, caller) => wire(() => this.turns.start(params, caller));
   steerTurn: ThreadManagerApi["steerTurn"] = (params, caller) => wire(() => this.turns.steer(params, caller));
   interruptTurn: ThreadManagerApi["interruptTurn"] = (params, caller) =>
@@ -389,11 +427,14 @@ export class ThreadManager implements ThreadManagerApi {
 
   async closeAll(): Promise<void> {
     this.registry.closing = true;
+    // First, so loads waiting on a server's start (up to its timeout) finish now.
+    const serversStopped = this.mcpHub.closeAll();
     await Promise.allSettled([...this.registry.loading.values()]);
     const runtimes = [...this.registry.threads.values()];
     for (const runtime of runtimes) this.turns.abortAll(runtime);
     await Promise.allSettled(runtimes.map((r) => this.turns.settledPromise(r)));
     for (const runtime of runtimes) await this.registry.unload(runtime);
+    await serversStopped;
   }
 
   /** Test and embedder hook: the loaded runtime of a thread, if any. */

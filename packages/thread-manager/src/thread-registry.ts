@@ -4,13 +4,20 @@
  * the status a thread shows when it is not loaded.
  */
 import type { Model } from "@knightcode/ai";
-import { AppServerError, type ModelRef, type ThreadStatus } from "@knightcode/app-server-protocol";
+import {
+  AppServerError,
+  type McpServers,
+  type ModelRef,
+  type ThreadStatus,
+} from "@knightcode/app-server-protocol";
 import { defaultApprovalMode } from "@knightcode/approvals";
+import type { McpHub } from "@knightcode/mcp";
 import { SessionFile } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "./api.ts";
 import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock } from "./clock.ts";
 import { type ExtensionHostFactory, noopExtensionHostFactory } from "./extension-hooks.ts";
+import { createMcpToolSource } from "./mcp-source.ts";
 import type { SessionLocator } from "./session-locator.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import type { Warning } from "./shapes.ts";
@@ -22,6 +29,7 @@ import {
 } from "./thread-loader.ts";
 import { type RuntimeHost, ThreadRuntime } from "./thread-runtime.ts";
 import { localToolBackendFactory, type ThreadToolBackend, type ToolBackendFactory } from "./tool-backend.ts";
+import type { ThreadToolSourceFactory, ToolSourceContext } from "./tool-sources.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
 export const IDLE_UNLOAD_MS = 10 * 60 * 1000;
@@ -41,6 +49,10 @@ export interface RegistryOptions {
   toolBackend?: ToolBackendFactory;
   extensionPaths?: string[];
   idleUnloadMs?: number;
+  /** The manager's MCP server processes, shared by its threads. */
+  mcpHub: McpHub;
+  /** Further per-thread tool sources, after MCP. */
+  toolSources?: readonly ThreadToolSourceFactory[];
 }
 
 /** Loaded threads and their lifecycle. */
@@ -100,6 +112,7 @@ export class ThreadRegistry {
     caller: Caller,
     project: ProjectSettings,
     extraWarnings: Warning[] = [],
+    mcpServers?: McpServers,
   ): Promise<ThreadRuntime> {
     const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
       context: { threadId: session.id, cwd: session.header.cwd, mode: caller.clientKind, hasUI: false },
@@ -126,6 +139,14 @@ export class ThreadRegistry {
     ];
     const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
     runtime.tools = tools;
+    try {
+      warnings.push(...(await this.attachToolSources(runtime, project, mcpServers)));
+    } catch (error) {
+      await this.releaseToolSources(runtime);
+      await tools.dispose().catch(() => undefined);
+      await extensions.dispose().catch(() => undefined);
+      throw error;
+    }
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
     runtime.projectDir = project.projectDir;
@@ -137,8 +158,45 @@ export class ThreadRegistry {
     return runtime;
   }
 
+  /** Starts a new runtime's MCP servers and the manager's tool sources; resolves with their warnings. */
+  private async attachToolSources(
+    runtime: ThreadRuntime,
+    project: ProjectSettings,
+    mcpServers: McpServers | undefined,
+  ): Promise<Warning[]> {
+    const context: ToolSourceContext = {
+      threadId: runtime.id,
+      cwd: runtime.cwd,
+      projectDir: project.projectDir,
+      trusted: project.trusted,
+      settings: { global: project.globalSettings, project: project.projectSettings },
+      mcpServers,
+      warn: (warning) => runtime.warn(warning),
+    };
+    const warnings: Warning[] = [];
+    const mcp = await createMcpToolSource(this.options.mcpHub, context);
+    runtime.mcp = mcp.source;
+    runtime.toolSources.push(mcp.source);
+    warnings.push(...mcp.warnings);
+    for (const factory of this.options.toolSources ?? []) {
+      const made = await factory(context);
+      runtime.toolSources.push(made.source);
+      warnings.push(...made.warnings);
+    }
+    return warnings;
+  }
+
+  private async releaseToolSources(runtime: ThreadRuntime): Promise<void> {
+    const sources = runtime.toolSources.splice(0);
+    const results = await Promise.allSettled(sources.map((source) => source.dispose()));
+    for (const result of results) {
+      if (result.status === "rejected")
+        process.stderr.write(`[thread-manager] tool source dispose failed: ${String(result.reason)}\n`);
+    }
+  }
+
   /** Loads and owns a thread, or returns it when already loaded. */
-  async load(threadId: string, caller: Caller): Promise<ThreadRuntime> {
+  async load(threadId: string, caller: Caller, mcpServers?: McpServers): Promise<ThreadRuntime> {
     this.refuseWhileClosing();
     if (this.deleting.has(threadId)) {
       throw new AppServerError("threadNotFound", `Thread ${threadId} is being deleted`);
@@ -156,6 +214,8 @@ export class ThreadRegistry {
           session,
           caller,
           await readProjectSettings(this.options.ctx, session.header.cwd),
+          [],
+          mcpServers,
         );
       } catch (error) {
         session.close();
@@ -212,6 +272,7 @@ export class ThreadRegistry {
     } catch (error) {
       process.stderr.write(`[thread-manager] tool backend dispose failed: ${(error as Error).message}\n`);
     }
+    await this.releaseToolSources(runtime);
   }
 
   /** Another process took the transcript: stop writing, report, and unload. */

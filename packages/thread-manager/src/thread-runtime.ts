@@ -3,6 +3,7 @@
  * approvals and status. Turn execution lives in `turn-runner.ts`; this file holds the
  * state both it and the manager read, and the rules for reporting it.
  */
+import type { AnyAgentTool } from "@knightcode/agent";
 import type { ImageContent, Model, UserMessage } from "@knightcode/ai";
 import {
   type ApprovalMode,
@@ -29,10 +30,12 @@ import type { Clock, ClockTimer } from "./clock.ts";
 import type { ExtensionHost } from "./extension-hooks.ts";
 import { contentText } from "./history-projection.ts";
 import type { LiveTurn } from "./live-turn.ts";
+import type { McpToolSource } from "./mcp-source.ts";
 import type { Warning } from "./shapes.ts";
 import { PromptSourcesCache } from "./system-prompt.ts";
 import { cumulativeUsage } from "./token-usage.ts";
 import type { ThreadToolBackend } from "./tool-backend.ts";
+import { collectTools, type ThreadToolSource } from "./tool-sources.ts";
 
 /** An input waiting in the server-side queue. */
 export interface QueuedInput {
@@ -134,6 +137,10 @@ export class ThreadRuntime {
   idleTimer: ClockTimer | undefined;
   /** The operations this thread's tools and `!` commands act through, chosen at load. */
   tools: ThreadToolBackend = { ops: undefined, warnings: [], dispose: async () => {} };
+  /** Per-thread tools beyond the environment's (MCP servers first, then the manager's sources). */
+  toolSources: ThreadToolSource[] = [];
+  /** The thread's MCP servers, also among `toolSources`. */
+  mcp: McpToolSource | undefined;
   /** Context files and SYSTEM.md / APPEND_SYSTEM.md, read once per load (a reload is a new runtime). */
   readonly promptSources = new PromptSourcesCache();
   private lastStatus = "";
@@ -235,6 +242,11 @@ export class ThreadRuntime {
 
   toEveryone(notification: ServerNotification): void {
     this.host.emit({ audience: "everyone", notification });
+  }
+
+  /** A turn's tools: the environment's `base`, then the thread's tool sources'. */
+  turnTools(base: readonly AnyAgentTool[]): Promise<AnyAgentTool[]> {
+    return collectTools(base, this.toolSources, (w) => this.warn(w));
   }
 
   /** An extension warning: subscribers only, with the thread ID. */

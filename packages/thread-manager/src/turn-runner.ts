@@ -197,11 +197,20 @@ async function runTurnBody(
       persistMessage(runtime, running, prompt);
       promptPersisted = true;
     } else {
-      const tools = env.tools(runtime.cwd, runtime.tools.ops);
+      const base = env.tools(runtime.cwd, runtime.tools.ops);
+      const tools = await runtime.turnTools(base);
       const systemPrompt = await env.systemPrompt(runtime, tools);
-      const agent = createTurnAgent(runtime, env, running, model, tools, systemPrompt, (m) => {
-        if (m.role === "assistant") lastAssistant = m;
-      });
+      const agent = createTurnAgent(
+        runtime,
+        env,
+        running,
+        model,
+        { base, initial: tools },
+        systemPrompt,
+        (m) => {
+          if (m.role === "assistant") lastAssistant = m;
+        },
+      );
       running.abortAgent = () => agent.abort();
       running.deliverSteer = (text, images) =>
         agent.steer(userMessage(text, images, runtime.host.clock.now()));

@@ -5899,13 +5899,17 @@ return errors === 0;
 }
 
 export const v24 = validate34;
-const schema35 = {"type":"object","properties":{}};
+const schema35 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1}}}]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5913,6 +5917,127 @@ else {
 vErrors.push(err0);
 }
 errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd === undefined){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.cwd !== undefined){
+let data1 = data.cwd;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate34.errors = vErrors;
 return errors === 0;
@@ -5939,9 +6064,29 @@ return errors === 0;
 }
 
 export const v26 = validate36;
-const schema37 = {"type":"object","required":["provider","apiKey"],"properties":{"provider":{"type":"string","minLength":1},"apiKey":{"type":"string","minLength":1,"maxLength":8192}}};
+const schema37 = {"type":"object","properties":{}};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+
+export const v27 = validate37;
+const schema38 = {"type":"object","required":["provider","apiKey"],"properties":{"provider":{"type":"string","minLength":1},"apiKey":{"type":"string","minLength":1,"maxLength":8192}}};
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6036,14 +6181,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate36.errors = vErrors;
+validate37.errors = vErrors;
 return errors === 0;
 }
 
-export const v27 = validate37;
-const schema38 = {"type":"object","required":["provider"],"properties":{"provider":{"type":"string","minLength":1}}};
+export const v28 = validate38;
+const schema39 = {"type":"object","required":["provider"],"properties":{"provider":{"type":"string","minLength":1}}};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6093,14 +6238,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const v28 = validate38;
-const schema39 = {"type":"object","properties":{}};
+export const v29 = validate39;
+const schema40 = {"type":"object","properties":{}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6113,14 +6258,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate39.errors = vErrors;
 return errors === 0;
 }
 
-export const v29 = validate39;
-const schema40 = {"type":"object","required":["threadId","turnId","itemId","toolName","decisions"],"properties":{"threadId":{"type":"string"},"turnId":{"type":"string"},"itemId":{"type":"string"},"toolName":{"type":"string"},"input":{},"inputRef":{"type":"object","required":["type","id","byteLength"],"properties":{"type":{"type":"string","const":"payloadRef"},"id":{"type":"string","minLength":1,"maxLength":128},"byteLength":{"type":"integer","minimum":0}}},"decisions":{"type":"array","items":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"minItems":1},"reason":{"type":"string"},"prefix":{"type":"string"}}};
+export const v30 = validate40;
+const schema41 = {"type":"object","required":["threadId","turnId","itemId","toolName","decisions"],"properties":{"threadId":{"type":"string"},"turnId":{"type":"string"},"itemId":{"type":"string"},"toolName":{"type":"string"},"input":{},"inputRef":{"type":"object","required":["type","id","byteLength"],"properties":{"type":{"type":"string","const":"payloadRef"},"id":{"type":"string","minLength":1,"maxLength":128},"byteLength":{"type":"integer","minimum":0}}},"decisions":{"type":"array","items":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"minItems":1},"reason":{"type":"string"},"prefix":{"type":"string"}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6560,14 +6705,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const v30 = validate40;
-const schema41 = {"type":"object","required":["decision"],"properties":{"decision":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"message":{"type":"string","maxLength":4000}}};
+export const v31 = validate41;
+const schema42 = {"type":"object","required":["decision"],"properties":{"decision":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"message":{"type":"string","maxLength":4000}}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6766,7 +6911,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
@@ -6796,11 +6941,12 @@ export const VALIDATORS = {
   "request project/trust/set params": v21,
   "request file/search params": v22,
   "request command/list params": v23,
-  "request server/diagnostics params": v24,
-  "request account/read params": v25,
-  "request account/login/apiKey params": v26,
-  "request account/logout params": v27,
-  "notification initialized params": v28,
-  "serverRequest item/toolCall/requestApproval params": v29,
-  "serverRequest item/toolCall/requestApproval result": v30,
+  "request mcpServer/list params": v24,
+  "request server/diagnostics params": v25,
+  "request account/read params": v26,
+  "request account/login/apiKey params": v27,
+  "request account/logout params": v28,
+  "notification initialized params": v29,
+  "serverRequest item/toolCall/requestApproval params": v30,
+  "serverRequest item/toolCall/requestApproval result": v31,
 };

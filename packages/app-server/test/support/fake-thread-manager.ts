@@ -157,6 +157,9 @@ export class FakeThreadManager implements ThreadManagerApi {
   listCommands() {
     return this.maybeHang("command/list", () => ({ commands: [{ name: "review", description: "Review" }] }));
   }
+  listMcpServers() {
+    return this.maybeHang("mcpServer/list", () => ({ servers: [] }));
+  }
   startTurn(params: { threadId: string; text: string; requestId?: string }, caller: Caller) {
     return this.maybeHang("turn/start", () => {
       const entry = this.need(params.threadId);
