@@ -316,7 +316,7 @@ export const McpStdioServerConfig = Type.Object(
     /** The only variables the server gets besides PATH, HOME and LANG. */
     env: Type.Optional(StringMap),
     /** Relative paths resolve against the thread's cwd. Default: the thread's cwd. */
-    cwd: Type.Optional(Type.String({ minLength: 1 })),
+    cwd: Type.Optional(PathString),
     ...McpServerCommon,
   },
   { additionalProperties: false },

@@ -160,7 +160,7 @@ return errors === 0;
 }
 
 export const v1 = validate11;
-const schema12 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"approvalMode":{"anyOf":[{"type":"string","const":"ask"},{"type":"string","const":"autoEdit"},{"type":"string","const":"fullAccess"}]},"model":{"type":"object","required":["provider","id"],"properties":{"provider":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}}},"thinkingLevel":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"minimal"},{"type":"string","const":"low"},{"type":"string","const":"medium"},{"type":"string","const":"high"},{"type":"string","const":"xhigh"}]},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
+const schema12 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"approvalMode":{"anyOf":[{"type":"string","const":"ask"},{"type":"string","const":"autoEdit"},{"type":"string","const":"fullAccess"}]},"model":{"type":"object","required":["provider","id"],"properties":{"provider":{"type":"string","minLength":1},"id":{"type":"string","minLength":1}}},"thinkingLevel":{"anyOf":[{"type":"string","const":"off"},{"type":"string","const":"minimal"},{"type":"string","const":"low"},{"type":"string","const":"medium"},{"type":"string","const":"high"},{"type":"string","const":"xhigh"}]},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
 const pattern0 = new RegExp("^[^\\u0000\\uD800-\\uDFFF]*$", "u");
 const pattern1 = new RegExp("^[^\\u0000-\\u001f]{1,128}$", "u");
 const pattern3 = new RegExp("^.*$", "u");
@@ -789,9 +789,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data14)){
+const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -801,9 +800,8 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data8.enabled !== undefined){
-if(typeof data8.enabled !== "boolean"){
-const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -813,11 +811,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data8.tools !== undefined){
-let data16 = data8.tools;
-if(Array.isArray(data16)){
-if(data16.length > 1024){
-const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(data8.enabled !== undefined){
+if(typeof data8.enabled !== "boolean"){
+const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -826,12 +822,12 @@ vErrors.push(err50);
 }
 errors++;
 }
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(typeof data17 === "string"){
-if(func2(data17) > 256){
-const err51 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+if(data8.tools !== undefined){
+let data16 = data8.tools;
+if(Array.isArray(data16)){
+if(data16.length > 1024){
+const err51 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -840,8 +836,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(func2(data17) < 1){
-const err52 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len1 = data16.length;
+for(let i1=0; i1<len1; i1++){
+let data17 = data16[i1];
+if(typeof data17 === "string"){
+if(func2(data17) > 256){
+const err52 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -850,9 +850,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-}
-else {
-const err53 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data17) < 1){
+const err53 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -862,9 +861,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
 else {
-const err54 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err54 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -874,10 +872,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data8.startTimeoutMs !== undefined){
-let data18 = data8.startTimeoutMs;
-if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-const err55 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err55 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -886,9 +883,11 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(typeof data18 == "number"){
-if(data18 > 600000 || isNaN(data18)){
-const err56 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(data8.startTimeoutMs !== undefined){
+let data18 = data8.startTimeoutMs;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err56 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -897,8 +896,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data18 < 1 || isNaN(data18)){
-const err57 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data18 == "number"){
+if(data18 > 600000 || isNaN(data18)){
+const err57 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -907,16 +907,26 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err58 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18 < 1 || isNaN(data18)){
+const err58 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err58];
 }
 else {
 vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
 }
 errors++;
 }
@@ -926,18 +936,7 @@ if(!valid5){
 const _errs61 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 if(data8.url === undefined){
-const err59 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-for(const key4 in data8){
-if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
-const err60 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+const err60 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -946,12 +945,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-}
-if(data8.url !== undefined){
-let data19 = data8.url;
-if(typeof data19 === "string"){
-if(func2(data19) > 8192){
-const err61 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
+for(const key4 in data8){
+if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
+const err61 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -960,8 +956,12 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(func2(data19) < 1){
-const err62 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data8.url !== undefined){
+let data19 = data8.url;
+if(typeof data19 === "string"){
+if(func2(data19) > 8192){
+const err62 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -970,9 +970,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-else {
-const err63 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data19) < 1){
+const err63 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -982,11 +981,8 @@ vErrors.push(err63);
 errors++;
 }
 }
-if(data8.headers !== undefined){
-let data20 = data8.headers;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(Object.keys(data20).length > 256){
-const err64 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
+else {
+const err64 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -995,10 +991,12 @@ vErrors.push(err64);
 }
 errors++;
 }
-for(const key5 in data20){
-if(pattern3.test(key5)){
-if(typeof data20[key5] !== "string"){
-const err65 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data8.headers !== undefined){
+let data20 = data8.headers;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(Object.keys(data20).length > 256){
+const err65 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -1007,11 +1005,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key5 in data20){
+if(pattern3.test(key5)){
+if(typeof data20[key5] !== "string"){
+const err66 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -1021,9 +1018,10 @@ vErrors.push(err66);
 errors++;
 }
 }
-if(data8.enabled !== undefined){
-if(typeof data8.enabled !== "boolean"){
-const err67 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -1033,11 +1031,9 @@ vErrors.push(err67);
 errors++;
 }
 }
-if(data8.tools !== undefined){
-let data23 = data8.tools;
-if(Array.isArray(data23)){
-if(data23.length > 1024){
-const err68 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(data8.enabled !== undefined){
+if(typeof data8.enabled !== "boolean"){
+const err68 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -1046,12 +1042,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-const len2 = data23.length;
-for(let i2=0; i2<len2; i2++){
-let data24 = data23[i2];
-if(typeof data24 === "string"){
-if(func2(data24) > 256){
-const err69 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+}
+if(data8.tools !== undefined){
+let data23 = data8.tools;
+if(Array.isArray(data23)){
+if(data23.length > 1024){
+const err69 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -1060,8 +1056,12 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(func2(data24) < 1){
-const err70 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const len2 = data23.length;
+for(let i2=0; i2<len2; i2++){
+let data24 = data23[i2];
+if(typeof data24 === "string"){
+if(func2(data24) > 256){
+const err70 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1070,9 +1070,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data24) < 1){
+const err71 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1082,9 +1081,8 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
 else {
-const err72 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err72 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1094,10 +1092,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data8.startTimeoutMs !== undefined){
-let data25 = data8.startTimeoutMs;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err73 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err73 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1106,9 +1103,11 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 > 600000 || isNaN(data25)){
-const err74 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+}
+if(data8.startTimeoutMs !== undefined){
+let data25 = data8.startTimeoutMs;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err74 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1117,8 +1116,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data25 < 1 || isNaN(data25)){
-const err75 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(typeof data25 == "number"){
+if(data25 > 600000 || isNaN(data25)){
+const err75 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1127,11 +1127,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data25 < 1 || isNaN(data25)){
+const err76 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1140,16 +1137,29 @@ vErrors.push(err76);
 }
 errors++;
 }
-var _valid2 = _errs61 === errors;
-valid5 = valid5 || _valid2;
 }
-if(!valid5){
-const err77 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+}
+else {
+const err77 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+var _valid2 = _errs61 === errors;
+valid5 = valid5 || _valid2;
+}
+if(!valid5){
+const err78 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
 }
 errors++;
 }
@@ -1168,19 +1178,7 @@ vErrors = null;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-}
-else {
-const err79 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err79 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1189,12 +1187,24 @@ vErrors.push(err79);
 }
 errors++;
 }
+}
+}
+else {
+const err80 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
 validate11.errors = vErrors;
 return errors === 0;
 }
 
 export const v2 = validate12;
-const schema13 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"cursor":{"type":"string","minLength":1,"maxLength":4096},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
+const schema13 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"cursor":{"type":"string","minLength":1,"maxLength":4096},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1464,6 +1474,699 @@ let data9 = data3.cwd;
 if(typeof data9 === "string"){
 if(func2(data9) < 1){
 const err21 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(!pattern0.test(data9)){
+const err22 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data3.enabled !== undefined){
+if(typeof data3.enabled !== "boolean"){
+const err24 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data3.tools !== undefined){
+let data11 = data3.tools;
+if(Array.isArray(data11)){
+if(data11.length > 1024){
+const err25 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(typeof data12 === "string"){
+if(func2(data12) > 256){
+const err26 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(func2(data12) < 1){
+const err27 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data3.startTimeoutMs !== undefined){
+let data13 = data3.startTimeoutMs;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err30 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(typeof data13 == "number"){
+if(data13 > 600000 || isNaN(data13)){
+const err31 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data13 < 1 || isNaN(data13)){
+const err32 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs33 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.url === undefined){
+const err34 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key4 in data3){
+if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
+const err35 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data3.url !== undefined){
+let data14 = data3.url;
+if(typeof data14 === "string"){
+if(func2(data14) > 8192){
+const err36 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if(func2(data14) < 1){
+const err37 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data3.headers !== undefined){
+let data15 = data3.headers;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(Object.keys(data15).length > 256){
+const err39 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+for(const key5 in data15){
+if(pattern3.test(key5)){
+if(typeof data15[key5] !== "string"){
+const err40 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data3.enabled !== undefined){
+if(typeof data3.enabled !== "boolean"){
+const err42 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data3.tools !== undefined){
+let data18 = data3.tools;
+if(Array.isArray(data18)){
+if(data18.length > 1024){
+const err43 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+let data19 = data18[i2];
+if(typeof data19 === "string"){
+if(func2(data19) > 256){
+const err44 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(func2(data19) < 1){
+const err45 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data3.startTimeoutMs !== undefined){
+let data20 = data3.startTimeoutMs;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if(typeof data20 == "number"){
+if(data20 > 600000 || isNaN(data20)){
+const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data20 < 1 || isNaN(data20)){
+const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+var _valid0 = _errs33 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+const err52 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate12.errors = vErrors;
+return errors === 0;
+}
+
+export const v3 = validate13;
+const schema14 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
+
+function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func2(data1) > 512){
+const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.mcpServers !== undefined){
+let data2 = data.mcpServers;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(Object.keys(data2).length > 64){
+const err6 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data2){
+if(!(pattern1.test(key0))){
+const err7 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+for(const key1 in data2){
+if(pattern1.test(key1)){
+let data3 = data2[key1];
+const _errs9 = errors;
+let valid2 = false;
+const _errs10 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.command === undefined){
+const err8 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key2 in data3){
+if(!(((((((key2 === "command") || (key2 === "args")) || (key2 === "env")) || (key2 === "cwd")) || (key2 === "enabled")) || (key2 === "tools")) || (key2 === "startTimeoutMs"))){
+const err9 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data3.command !== undefined){
+let data4 = data3.command;
+if(typeof data4 === "string"){
+if(func2(data4) > 4096){
+const err10 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(func2(data4) < 1){
+const err11 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.args !== undefined){
+let data5 = data3.args;
+if(Array.isArray(data5)){
+if(data5.length > 1024){
+const err13 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+if(typeof data6 === "string"){
+if(func2(data6) > 65536){
+const err14 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.env !== undefined){
+let data7 = data3.env;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(Object.keys(data7).length > 256){
+const err17 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+for(const key3 in data7){
+if(pattern3.test(key3)){
+if(typeof data7[key3] !== "string"){
+const err18 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data3.cwd !== undefined){
+let data9 = data3.cwd;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err20 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(!pattern0.test(data9)){
+const err21 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1869,679 +2572,6 @@ vErrors = [err53];
 }
 else {
 vErrors.push(err53);
-}
-errors++;
-}
-validate12.errors = vErrors;
-return errors === 0;
-}
-
-export const v3 = validate13;
-const schema14 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"name":{"type":"string","maxLength":512},"mcpServers":{"type":"object","patternProperties":{"^[^\\u0000-\\u001f]{1,128}$":{"anyOf":[{"type":"object","required":["command"],"properties":{"command":{"type":"string","minLength":1,"maxLength":4096},"args":{"type":"array","items":{"type":"string","maxLength":65536},"maxItems":1024},"env":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"cwd":{"type":"string","minLength":1},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false},{"type":"object","required":["url"],"properties":{"url":{"type":"string","minLength":1,"maxLength":8192},"headers":{"type":"object","patternProperties":{"^.*$":{"type":"string"}},"maxProperties":256},"enabled":{"type":"boolean"},"tools":{"type":"array","items":{"type":"string","minLength":1,"maxLength":256},"maxItems":1024},"startTimeoutMs":{"type":"integer","minimum":1,"maximum":600000}},"additionalProperties":false}]}},"additionalProperties":false,"maxProperties":64}}};
-
-function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.threadId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.threadId !== undefined){
-let data0 = data.threadId;
-if(typeof data0 === "string"){
-if(func2(data0) > 256){
-const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 === "string"){
-if(func2(data1) > 512){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.mcpServers !== undefined){
-let data2 = data.mcpServers;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(Object.keys(data2).length > 64){
-const err6 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/maxProperties",keyword:"maxProperties",params:{limit: 64},message:"must NOT have more than 64 properties"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-for(const key0 in data2){
-if(!(pattern1.test(key0))){
-const err7 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-for(const key1 in data2){
-if(pattern1.test(key1)){
-let data3 = data2[key1];
-const _errs9 = errors;
-let valid2 = false;
-const _errs10 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.command === undefined){
-const err8 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-for(const key2 in data3){
-if(!(((((((key2 === "command") || (key2 === "args")) || (key2 === "env")) || (key2 === "cwd")) || (key2 === "enabled")) || (key2 === "tools")) || (key2 === "startTimeoutMs"))){
-const err9 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data3.command !== undefined){
-let data4 = data3.command;
-if(typeof data4 === "string"){
-if(func2(data4) > 4096){
-const err10 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(func2(data4) < 1){
-const err11 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/command",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data3.args !== undefined){
-let data5 = data3.args;
-if(Array.isArray(data5)){
-if(data5.length > 1024){
-const err13 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(func2(data6) > 65536){
-const err14 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/maxLength",keyword:"maxLength",params:{limit: 65536},message:"must NOT have more than 65536 characters"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args/" + i0,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/args",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/args/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data3.env !== undefined){
-let data7 = data3.env;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(Object.keys(data7).length > 256){
-const err17 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-for(const key3 in data7){
-if(pattern3.test(key3)){
-if(typeof data7[key3] !== "string"){
-const err18 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/env",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data3.cwd !== undefined){
-let data9 = data3.cwd;
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err20 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/cwd",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data3.enabled !== undefined){
-if(typeof data3.enabled !== "boolean"){
-const err22 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data3.tools !== undefined){
-let data11 = data3.tools;
-if(Array.isArray(data11)){
-if(data11.length > 1024){
-const err23 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-const len1 = data11.length;
-for(let i1=0; i1<len1; i1++){
-let data12 = data11[i1];
-if(typeof data12 === "string"){
-if(func2(data12) > 256){
-const err24 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(func2(data12) < 1){
-const err25 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i1,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data3.startTimeoutMs !== undefined){
-let data13 = data3.startTimeoutMs;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err28 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(typeof data13 == "number"){
-if(data13 > 600000 || isNaN(data13)){
-const err29 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data13 < 1 || isNaN(data13)){
-const err30 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err31 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid0 = _errs10 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const _errs33 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.url === undefined){
-const err32 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-for(const key4 in data3){
-if(!(((((key4 === "url") || (key4 === "headers")) || (key4 === "enabled")) || (key4 === "tools")) || (key4 === "startTimeoutMs"))){
-const err33 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data3.url !== undefined){
-let data14 = data3.url;
-if(typeof data14 === "string"){
-if(func2(data14) > 8192){
-const err34 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(func2(data14) < 1){
-const err35 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/url",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data3.headers !== undefined){
-let data15 = data3.headers;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(Object.keys(data15).length > 256){
-const err37 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/maxProperties",keyword:"maxProperties",params:{limit: 256},message:"must NOT have more than 256 properties"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-for(const key5 in data15){
-if(pattern3.test(key5)){
-if(typeof data15[key5] !== "string"){
-const err38 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/patternProperties/%5E.*%24/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err39 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/headers",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-if(data3.enabled !== undefined){
-if(typeof data3.enabled !== "boolean"){
-const err40 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/enabled",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-if(data3.tools !== undefined){
-let data18 = data3.tools;
-if(Array.isArray(data18)){
-if(data18.length > 1024){
-const err41 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/maxItems",keyword:"maxItems",params:{limit: 1024},message:"must NOT have more than 1024 items"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-const len2 = data18.length;
-for(let i2=0; i2<len2; i2++){
-let data19 = data18[i2];
-if(typeof data19 === "string"){
-if(func2(data19) > 256){
-const err42 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if(func2(data19) < 1){
-const err43 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-else {
-const err44 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools/" + i2,schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data3.startTimeoutMs !== undefined){
-let data20 = data3.startTimeoutMs;
-if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-const err46 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if(typeof data20 == "number"){
-if(data20 > 600000 || isNaN(data20)){
-const err47 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data20 < 1 || isNaN(data20)){
-const err48 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/startTimeoutMs",schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/properties/startTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var _valid0 = _errs33 === errors;
-valid2 = valid2 || _valid0;
-}
-if(!valid2){
-const err50 = {instancePath:instancePath+"/mcpServers/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/mcpServers/patternProperties/%5E%5B%5E%5Cu0000-%5Cu001f%5D%7B1%2C128%7D%24/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-else {
-errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-else {
-const err51 = {instancePath:instancePath+"/mcpServers",schemaPath:"#/properties/mcpServers/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-else {
-const err52 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
 }
 errors++;
 }
@@ -5899,7 +5929,7 @@ return errors === 0;
 }
 
 export const v24 = validate34;
-const schema35 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1}}}]};
+const schema35 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -5992,9 +6022,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -6004,9 +6033,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
 else {
-const err8 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -6015,16 +6043,28 @@ vErrors.push(err8);
 }
 errors++;
 }
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
 }
-if(!valid0){
-const err9 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }

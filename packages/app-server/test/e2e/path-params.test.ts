@@ -23,6 +23,7 @@ const PATH_PARAMS: [ClientRequestMethod, string, Build][] = [
   ["thread/start", "/cwd", (bad) => ({ cwd: bad })],
   ["thread/list", "/cwd", (bad) => ({ cwd: bad })],
   ["command/list", "/cwd", (bad) => ({ cwd: bad })],
+  ["mcpServer/list", "/cwd", (bad) => ({ cwd: bad })],
   ["config/read", "/cwd", (bad) => ({ cwd: bad })],
   ["config/write", "/cwd", (bad) => ({ scope: "project", key: "theme", value: "dark", cwd: bad })],
   ["project/trust/read", "/cwd", (bad) => ({ cwd: bad })],
