@@ -19,6 +19,13 @@ import type { AppServerClient, Thread, Warning } from "@knightcode/app-server-pr
 import { AcpSession, usageUpdate } from "./acp-session.ts";
 import { sessionNotFound, toRequestError } from "./errors.ts";
 import { replayUpdates } from "./history-replay.ts";
+import {
+  type ListedMcpServer,
+  type McpServerRefusal,
+  type McpTranslation,
+  mcpServersNotRunning,
+  translateMcpServers,
+} from "./mcp-servers.ts";
 import { isApprovalMode, modeState } from "./modes.ts";
 
 /** Options for {@link createAcpAgent}. */
@@ -80,10 +87,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session;
   };
 
-  /** Warnings and unhonoured MCP servers, where the editor shows them. */
-  const report = (session: AcpSession, warnings: readonly Warning[], mcpServers: readonly McpServer[]) => {
+  /** Shows the editor what it should know about a session it opened; also on stderr. */
+  const show = (session: AcpSession, warnings: readonly Warning[], notUsed: readonly McpServerRefusal[]) => {
     const lines = [
-      ...mcpServers.map((mcp) => `MCP server '${mcp.name}' not used: ${MCP_NOT_HONOURED}.`),
+      ...notUsed.map((r) => `MCP server '${r.name}' not used: ${r.reason}.`),
       ...warnings.map((w) => `Warning (${w.source}${w.path ? `, ${w.path}` : ""}): ${w.message}`),
     ];
     for (const line of lines) log(`session ${session.id}: ${line}`);
@@ -97,16 +104,29 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       });
     }
   };
-  const mcpMeta = (mcpServers: readonly McpServer[]) =>
-    mcpServers.length === 0
-      ? {}
-      : {
-          _meta: {
-            knightcode: {
-              mcpServersNotHonoured: mcpServers.map((m) => ({ name: m.name, reason: MCP_NOT_HONOURED })),
-            },
-          },
-        };
+
+  /** The editor's MCP servers that do not run in `threadId`: refused here, or not started by the server. */
+  const mcpNotRunning = async (
+    threadId: string,
+    translation: McpTranslation,
+  ): Promise<McpServerRefusal[]> => {
+    const passed = Object.keys(translation.servers);
+    if (passed.length === 0) return translation.refused;
+    let listed: ListedMcpServer[] | undefined;
+    try {
+      // a server without MCP support answers methodNotFound; its servers then do not run
+      const answer = (await server.request("mcpServer/list" as never, { threadId } as never)) as {
+        servers?: ListedMcpServer[];
+      };
+      listed = answer.servers ?? [];
+    } catch {
+      listed = undefined;
+    }
+    return [...translation.refused, ...mcpServersNotRunning(passed, listed)];
+  };
+  const mcpMeta = (notUsed: readonly McpServerRefusal[]) =>
+    notUsed.length === 0 ? {} : { _meta: { knightcode: { mcpServersNotUsed: [...notUsed] } } };
+
   /** After the response: the client knows the session only once it has its ID. */
   const afterResponse = (work: () => void) => setTimeout(work, 0);
 
@@ -128,10 +148,16 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     return session === undefined ? { decision: "cancel" } : session.requestPermission(params, context.signal);
   });
 
-  const resumeThread = async (sessionId: string) =>
-    server.request("thread/resume", { threadId: sessionId }).catch((error: unknown) => {
-      throw toRequestError(error, sessionId);
-    });
+  /** `thread/resume`; the editor's MCP list, when it gave one, replaces the thread's. */
+  const resumeThread = async (sessionId: string, mcp: McpTranslation | undefined) =>
+    server
+      .request("thread/resume", {
+        threadId: sessionId,
+        ...(mcp === undefined ? {} : { mcpServers: mcp.servers }),
+      })
+      .catch((error: unknown) => {
+        throw toRequestError(error, sessionId);
+      });
 
   return agent({ name: "knightcode" })
     .onConnect((connected) => {
@@ -142,16 +168,24 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       return initializeResponse(options.version);
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const started = await server.request("thread/start", { cwd: params.cwd }).catch((error: unknown) => {
-        throw toRequestError(error);
-      });
+      const mcp = translateMcpServers(params.mcpServers);
+      const started = await server
+        .request("thread/start", {
+          cwd: params.cwd,
+          ...(Object.keys(mcp.servers).length === 0 ? {} : { mcpServers: mcp.servers }),
+        })
+        .catch((error: unknown) => {
+          throw toRequestError(error);
+        });
       const session = open(started.thread);
-      report(session, started.warnings, params.mcpServers);
+      const notUsed = await mcpNotRunning(session.threadId, mcp);
+      show(session, started.warnings, notUsed);
       afterResponse(() => void session.refreshCommands());
-      return { sessionId: session.id, modes: modeState(session.mode), ...mcpMeta(params.mcpServers) };
+      return { sessionId: session.id, modes: modeState(session.mode), ...mcpMeta(notUsed) };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      const resumed = await resumeThread(params.sessionId);
+      const mcp = translateMcpServers(params.mcpServers);
+      const resumed = await resumeThread(params.sessionId, mcp);
       const session = open(resumed.thread);
       const pages = [resumed.turns];
       for (let cursor = resumed.nextCursor; cursor !== undefined; ) {
@@ -162,17 +196,20 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       const turns = await Promise.all(pages.flat().map((turn) => server.resolveTurn(turn)));
       session.send(replayUpdates(turns, session.cwd));
       session.send(usageUpdate(resumed.usage));
-      report(session, resumed.warnings, params.mcpServers);
+      const notUsed = await mcpNotRunning(session.threadId, mcp);
+      show(session, resumed.warnings, notUsed);
       await session.flush();
       afterResponse(() => void session.refreshCommands());
-      return { modes: modeState(session.mode), ...mcpMeta(params.mcpServers) };
+      return { modes: modeState(session.mode), ...mcpMeta(notUsed) };
     })
     .onRequest(methods.agent.session.resume, async ({ params }) => {
-      const resumed = await resumeThread(params.sessionId);
+      const mcp = params.mcpServers == null ? undefined : translateMcpServers(params.mcpServers);
+      const resumed = await resumeThread(params.sessionId, mcp);
       const session = open(resumed.thread);
-      report(session, resumed.warnings, params.mcpServers ?? []);
+      const notUsed = mcp === undefined ? [] : await mcpNotRunning(session.threadId, mcp);
+      show(session, resumed.warnings, notUsed);
       afterResponse(() => void session.refreshCommands());
-      return { modes: modeState(session.mode), ...mcpMeta(params.mcpServers ?? []) };
+      return { modes: modeState(session.mode), ...mcpMeta(notUsed) };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const listed = await server
