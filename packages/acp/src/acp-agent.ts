@@ -9,7 +9,6 @@ import {
   agent,
   type ClientCapabilities,
   type InitializeResponse,
-  type McpServer,
   methods,
   PROTOCOL_VERSION,
   RequestError,
