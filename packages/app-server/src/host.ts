@@ -6,7 +6,6 @@
  * child-process servers differ only in transport.
  */
 
-import { existsSync } from "node:fs";
 import {
   type AnyAgentTool,
   createBashTool,
@@ -26,13 +25,11 @@ import {
   ModelRegistry,
   readModelsConfig,
 } from "@knightcode/ai";
-import type { Warning } from "@knightcode/app-server-protocol";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
+import { createExtensionHostFactory } from "@knightcode/extensions";
 import {
   createThreadManager,
-  type ExtensionHostFactory,
   localToolBackendFactory,
-  noopExtensionHostFactory,
   type ThreadManagerApi,
 } from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
@@ -75,22 +72,6 @@ export function builtInTools(cwd: string, ops: ToolOperations = createLocalOpera
   ] as AnyAgentTool[];
 }
 
-/**
- * The thread's extension host while no extension runtime exists: every `-e` path is
- * reported in the thread's start/resume warnings rather than silently ignored.
- */
-export const unloadedExtensionsHostFactory: ExtensionHostFactory = async (options) => {
-  const host = await noopExtensionHostFactory(options);
-  const warnings: Warning[] = options.extensionPaths.map((path) => ({
-    source: "extension",
-    path,
-    message: existsSync(path)
-      ? `Extension not loaded: this server has no extension runtime yet (${path})`
-      : `Extension not found: ${path}`,
-  }));
-  return { ...host, warnings: [...host.warnings, ...warnings] };
-};
-
 /** Builds the ThreadManager and services for one agent dir. */
 export async function createServerHost(options: ServerHostOptions = {}): Promise<ServerHost> {
   const env = options.env ?? process.env;
@@ -126,7 +107,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     models,
     tools: builtInTools,
     toolBackend: localToolBackendFactory({ env }),
-    extensionHostFactory: unloadedExtensionsHostFactory,
+    extensionHostFactory: createExtensionHostFactory(),
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),
   });

@@ -4,7 +4,13 @@
  * events turned into live items. A retried provider failure withdraws what its attempt
  * streamed (`item/removed`), so the retry streams as fresh items.
  */
-import { Agent, type AgentEvent, type AnyAgentTool, type RetryOptions } from "@knightcode/agent";
+import {
+  Agent,
+  type AgentEvent,
+  type AnyAgentTool,
+  defaultConvertToLlm,
+  type RetryOptions,
+} from "@knightcode/agent";
 import type { ImageContent, Message, Model, UserMessage } from "@knightcode/ai";
 import type { AgentMessage, SessionEntry } from "@knightcode/session-store";
 import { buildSessionContext, toModelMessages } from "@knightcode/session-store";
@@ -93,24 +99,51 @@ export function createTurnAgent(
     beforeToolCall: (call, ctx) => gateToolCall(runtime, running, call, ctx.signal, env.homeDir),
     afterToolCall: async (call, result) => {
       const hook = hooks.toolResult;
-      await callHook(
+      const patch = await callHook(
         hook &&
           (() =>
             hook({
               toolCallId: call.toolCall.id,
               toolName: call.tool.name,
               isError: result.isError === true,
+              input: call.args,
+              content: result.content,
+              details: result.details,
             })),
         undefined,
         warn,
       );
-      return undefined;
+      if (!patch) return undefined;
+      return {
+        content: patch.content ?? result.content,
+        ...("details" in patch
+          ? { details: patch.details }
+          : result.details !== undefined
+            ? { details: result.details }
+            : {}),
+        isError: patch.isError ?? result.isError === true,
+      };
     },
+    ...(hooks.context
+      ? {
+          convertToLlm: async (messages: readonly Message[]) => {
+            const base = defaultConvertToLlm<Message>(messages);
+            const hook = hooks.context;
+            const answer = await callHook(hook && (() => hook({ messages: base })), undefined, warn);
+            return answer?.messages ?? base;
+          },
+        }
+      : {}),
     beforeModelCall: async ({ messages, signal }) => {
       // Per-thread sources may have changed (an MCP server's tools/list_changed, one that died).
       if (runtime.toolSources.length > 0) agent.options.tools = await runtime.turnTools(tools.base);
-      if (messages.at(-1)?.role !== "toolResult") return undefined;
-      return (await env.compaction.afterToolBatch(runtime, signal))
+      // Extension messages sent during the run join the context before this request.
+      const injected = running.pendingCustomMessages.splice(0);
+      for (const message of injected) runtime.append({ type: "custom_message", ...message });
+      if (messages.at(-1)?.role !== "toolResult") {
+        return injected.length > 0 ? { messages: contextMessages(runtime) } : undefined;
+      }
+      return (await env.compaction.afterToolBatch(runtime, signal)) || injected.length > 0
         ? { messages: contextMessages(runtime) }
         : undefined;
     },
@@ -126,8 +159,9 @@ export function createTurnAgent(
         if (message.role === "user") running.live.userMessageDropped();
         return { action: "drop" };
       }
-      let stored = message as AgentMessage;
-      if (message.role === "toolResult") {
+      // A replaced message (same role) is what the transcript keeps.
+      let stored = (decision.message ?? message) as AgentMessage;
+      if (message.role === "toolResult" && stored.role === "toolResult") {
         const refused = running.refusedCalls.get(message.toolCallId);
         if (refused) stored = { ...message, details: { approval: refused } };
       }

@@ -45,6 +45,7 @@ import type {
 import { ApprovalBroker } from "./approval-broker.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands.ts";
+import type { ExtensionTurnActions } from "./extension-port.ts";
 import { type HistoryTurns, historyTurns } from "./history-read.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
 import {
@@ -116,6 +117,8 @@ export class ThreadManager implements ThreadManagerApi {
       emit: (event) => this.emit(event),
       resolveModel: (ref) => this.resolveModel(ref),
       abortAll: (runtime) => this.turns.abortAll(runtime),
+      models: this.models,
+      extensionActions: this.extensionActions(),
       ...(options.extensionHostFactory ? { extensionHostFactory: options.extensionHostFactory } : {}),
       toolBackend: threadToolBackendFactory(options),
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
@@ -150,6 +153,38 @@ export class ThreadManager implements ThreadManagerApi {
       },
       this.creation,
     );
+  }
+
+  /** What extension APIs do to turns, through the same operations the protocol uses. */
+  private extensionActions(): ExtensionTurnActions {
+    const callerOf = (runtime: ThreadRuntime): Caller => {
+      const connectionId = runtime.subscribers.at(-1);
+      if (connectionId === undefined) throw new Error("No client is subscribed to this thread");
+      return { connectionId, clientKind: runtime.clientMode };
+    };
+    return {
+      queueInput: async (runtime, text, images) => {
+        await this.turns.queueAdd(
+          {
+            threadId: runtime.id,
+            text,
+            ...(images.length > 0
+              ? { images: images.map((i) => ({ mimeType: i.mimeType as "image/png", data: i.data })) }
+              : {}),
+          },
+          callerOf(runtime),
+        );
+      },
+      steer: (runtime, text, images) => runtime.running?.deliverSteer(text, images),
+      interrupt: (runtime) => this.turns.abortAll(runtime),
+      compact: async (runtime, instructions) => {
+        await this.turns.start(
+          { threadId: runtime.id, text: instructions ? `/compact ${instructions}` : "/compact" },
+          callerOf(runtime),
+        );
+      },
+      contextTokens: (runtime) => this.turns.contextTokens(runtime),
+    };
   }
 
   private createArchiveOperations(): ArchiveOperations {
@@ -419,7 +454,7 @@ export class ThreadManager implements ThreadManagerApi {
     return {
       loadedThreads: this.registry.threads.size,
       loadingThreads: this.registry.loading.size,
-      inactiveFactories: 0,
+      inactiveFactories: this.options.extensionHostFactory?.inactiveFactories?.() ?? 0,
       listingFilesOpened: this.lister.counters.filesOpened,
       listingBytesScanned: this.lister.counters.bytesScanned,
     };

@@ -17,7 +17,9 @@ import type { Caller, ThreadManagerEvent } from "./api.ts";
 import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock } from "./clock.ts";
 import { type ExtensionHostFactory, noopExtensionHostFactory } from "./extension-hooks.ts";
+import { createExtensionPort, type ExtensionTurnActions } from "./extension-port.ts";
 import { createMcpToolSource } from "./mcp-source.ts";
+import type { ModelSource } from "./model-source.ts";
 import type { SessionLocator } from "./session-locator.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import type { Warning } from "./shapes.ts";
@@ -48,6 +50,10 @@ export interface RegistryOptions {
   /** Each thread's tool operations (local with credential hygiene by default). */
   toolBackend?: ToolBackendFactory;
   extensionPaths?: string[];
+  /** Models extensions may list and pick. */
+  models?: ModelSource;
+  /** Turn actions extension APIs perform (send a message, steer, compact). */
+  extensionActions?: ExtensionTurnActions;
   idleUnloadMs?: number;
   /** The manager's MCP server processes, shared by its threads. */
   mcpHub: McpHub;
@@ -114,9 +120,17 @@ export class ThreadRegistry {
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
   ): Promise<ThreadRuntime> {
+    const port = this.options.models
+      ? createExtensionPort(session, this.options.models, this.options.extensionActions)
+      : undefined;
     const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
       context: { threadId: session.id, cwd: session.header.cwd, mode: caller.clientKind, hasUI: false },
       extensionPaths: this.options.extensionPaths ?? [],
+      agentDir: this.options.ctx.agentDir,
+      settings: project.settings,
+      trusted: project.trusted,
+      projectDir: project.projectDir,
+      ...(port ? { thread: port } : {}),
     });
     const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
     let tools: ThreadToolBackend;
@@ -147,6 +161,7 @@ export class ThreadRegistry {
       await extensions.dispose().catch(() => undefined);
       throw error;
     }
+    port?.attach(runtime);
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
     runtime.projectDir = project.projectDir;

@@ -19,6 +19,7 @@ import {
 import { emptyGrants, type SessionGrants } from "@knightcode/approvals";
 import {
   type AppendOptions,
+  type CustomMessage,
   isArchivedPath,
   type NewEntry,
   type SessionEntry,
@@ -77,6 +78,8 @@ export interface RunningTurn {
   deferredHooks: Set<Promise<void>>;
   /** Resolves when the turn has settled. */
   done: Promise<void>;
+  /** Extension messages (`sendMessage` while running) that join the context at the next model request. */
+  pendingCustomMessages: Omit<CustomMessage, "role" | "timestamp">[];
 }
 
 /** What a runtime needs from the manager that owns it. */
@@ -143,6 +146,8 @@ export class ThreadRuntime {
   mcp: McpToolSource | undefined;
   /** Context files and SYSTEM.md / APPEND_SYSTEM.md, read once per load (a reload is a new runtime). */
   readonly promptSources = new PromptSourcesCache();
+  /** The system prompt the last turn used (`ctx.getSystemPrompt()`). */
+  lastSystemPrompt = "";
   private lastStatus = "";
 
   constructor(

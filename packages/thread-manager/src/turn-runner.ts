@@ -64,6 +64,36 @@ export interface TurnEnvironment {
   expandInput?(runtime: ThreadRuntime, text: string): Promise<string>;
 }
 
+/**
+ * The tools of one turn: the environment's, with extension tools added; an extension
+ * tool named like a built-in takes its place (and keeps its approval class, which goes by
+ * name). An extension's `setActiveTools` choice filters the result.
+ */
+export function turnTools(env: TurnEnvironment, runtime: ThreadRuntime): AnyAgentTool[] {
+  const base = env.tools(runtime.cwd, runtime.tools.ops);
+  const extra = runtime.extensions.tools?.() ?? [];
+  const active = runtime.extensions.activeTools?.();
+  if (extra.length === 0 && active === undefined) return base;
+  const byName = new Map(extra.map((tool) => [tool.name, tool]));
+  const merged = base.map((tool) => byName.get(tool.name) ?? tool);
+  for (const tool of extra) if (!base.some((b) => b.name === tool.name)) merged.push(tool);
+  return active === undefined ? merged : merged.filter((tool) => active.includes(tool.name));
+}
+
+function promptText(message: UserMessage): string {
+  if (typeof message.content === "string") return message.content;
+  return message.content
+    .filter((part) => part.type === "text")
+    .map((part) => (part as { text: string }).text)
+    .join("\n");
+}
+
+function promptImages(message: UserMessage): ImageContent[] {
+  return typeof message.content === "string"
+    ? []
+    : (message.content.filter((part) => part.type === "image") as ImageContent[]);
+}
+
 /** An input about to become a turn. */
 export interface TurnInput {
   text: string;
@@ -100,6 +130,7 @@ export function openTurn(
     refusedCalls: new Map(),
     settling: false,
     deferredHooks: new Set(),
+    pendingCustomMessages: [],
     done: Promise.resolve(),
     early,
     deliverSteer: (steerText, steerImages) => {
@@ -188,18 +219,35 @@ async function runTurnBody(
   let promptPersisted = false;
   try {
     if (!signal.aborted) await env.compaction.maybeCompact(runtime, "threshold", signal);
+    let base: AnyAgentTool[] = [];
+    let tools: AnyAgentTool[] = [];
+    let systemPrompt: string | undefined;
     if (!signal.aborted) {
+      base = turnTools(env, runtime);
+      tools = await runtime.turnTools(base);
+      systemPrompt = await env.systemPrompt(runtime, tools);
       const hook = hooks.beforeAgentStart;
-      await callHook(hook && (() => hook({ turnId })), undefined, warn);
+      const answer = await callHook(
+        hook &&
+          (() =>
+            hook({
+              turnId,
+              prompt: promptText(prompt),
+              images: promptImages(prompt),
+              systemPrompt: systemPrompt ?? "",
+            })),
+        undefined,
+        warn,
+      );
+      if (answer && typeof answer.systemPrompt === "string") systemPrompt = answer.systemPrompt;
+      if (answer?.message) running.pendingCustomMessages.push(answer.message);
+      runtime.lastSystemPrompt = systemPrompt ?? "";
     }
     if (signal.aborted || running.interrupted) {
       // Interrupted after acceptance but before the run: the input is kept, no model request is made.
       persistMessage(runtime, running, prompt);
       promptPersisted = true;
     } else {
-      const base = env.tools(runtime.cwd, runtime.tools.ops);
-      const tools = await runtime.turnTools(base);
-      const systemPrompt = await env.systemPrompt(runtime, tools);
       const agent = createTurnAgent(
         runtime,
         env,

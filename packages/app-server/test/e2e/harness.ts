@@ -131,6 +131,10 @@ export interface StartOptions {
   cwd?: string;
   /** Leave the handshake to the test. */
   skipInitialize?: boolean;
+  /** The agent dir's settings.json. */
+  settings?: Record<string, unknown>;
+  /** Extension paths (absolute): `-e` on stdio, `extensionPaths` in-process. */
+  extensions?: string[];
 }
 
 /** A transport under test. */
@@ -139,9 +143,12 @@ export interface Target {
   start(options?: StartOptions): Promise<E2EServer>;
 }
 
-async function environment(): Promise<{ agent: TempAgentDir; mock: MockModelServer }> {
+async function environment(options: StartOptions): Promise<{ agent: TempAgentDir; mock: MockModelServer }> {
   const mock = await startMockModelServer();
-  const agent = await tempAgentDir({ models: mockModelsJson(mock) });
+  const agent = await tempAgentDir({
+    models: mockModelsJson(mock),
+    ...(options.settings ? { settings: options.settings } : {}),
+  });
   return { agent, mock };
 }
 
@@ -152,14 +159,18 @@ function initParams(init?: Partial<InitializeParams>): InitializeParams {
 const stdio: Target = {
   name: "stdio",
   async start(options = {}) {
-    const { agent, mock } = await environment();
-    const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server", ...(options.args ?? [])], {
-      cwd: options.cwd ?? agent.cwd,
-      env: { ...process.env, ...agent.env, ...options.env },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const { agent, mock } = await environment(options);
+    const extensionArgs = (options.extensions ?? []).flatMap((path) => ["-e", path]);
+    const child = Bun.spawn(
+      [process.execPath, CLI_MAIN, "app-server", ...extensionArgs, ...(options.args ?? [])],
+      {
+        cwd: options.cwd ?? agent.cwd,
+        env: { ...process.env, ...agent.env, ...options.env },
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     let stderr = "";
     void (async () => {
       const decoder = new TextDecoder();
@@ -228,9 +239,10 @@ const stdio: Target = {
 const inProcess: Target = {
   name: "in-process",
   async start(options = {}) {
-    const { agent, mock } = await environment();
+    const { agent, mock } = await environment(options);
     const host = await createServerHost({
       agentDir: agent.agentDir,
+      ...(options.extensions ? { extensionPaths: options.extensions } : {}),
       env: { ...process.env, ...agent.env, ...options.env },
     });
     const fd = options.env?.KNIGHTCODE_FD_PATH;

@@ -332,7 +332,8 @@ test(
   async () => {
     const stdio = TARGETS.find((t) => t.name === "stdio")!;
     const project = mkdtempSync(join(tmpdir(), "e2e-ext-"));
-    writeFileSync(join(project, "one.ts"), "export default function () {}\n");
+    // a module without a default export: its load error names its path
+    writeFileSync(join(project, "one.ts"), "export const notAFactory = 1;\n");
     await using server = await stdio.start({
       args: ["-e", "one.ts", "--extension", "sub/missing.ts"],
       cwd: project,
@@ -346,6 +347,7 @@ test(
       join(project, "one.ts"),
       join(project, "sub", "missing.ts"),
     ]);
+    expect(extension[0]!.message).toContain("no default export function");
     expect(extension[1]!.message).toContain("not found");
   },
   E2E_TIMEOUT,

@@ -1,0 +1,226 @@
+/**
+ * Extensions end to end: real `knightcode app-server -e <fixture>` child processes (and
+ * the in-process client over the same host), the testkit's mock model over HTTP, and
+ * each event's effect observed through the protocol.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
+
+const FIXTURES = join(import.meta.dir, "fixtures", "extensions");
+const fixture = (name: string) => join(FIXTURES, name);
+
+async function startThread(
+  client: AppServerClient,
+  cwd: string,
+  approvalMode: "ask" | "fullAccess" = "fullAccess",
+): Promise<{ threadId: string; warnings: Warning[] }> {
+  const { thread, warnings } = await client.request("thread/start", { cwd, approvalMode, model: MOCK_MODEL });
+  return { threadId: thread.id, warnings };
+}
+
+function turnDone(client: AppServerClient, threadId: string): Promise<TurnCompletedNotification> {
+  return nextNotification<TurnCompletedNotification>(
+    client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+}
+
+function bodyText(body: unknown): string {
+  return JSON.stringify(body);
+}
+
+for (const target of TARGETS) {
+  describe(`[${target.name}] extensions`, () => {
+    test(
+      "a registered tool is called by the model and its result reaches the next request",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("greet-tool.ts")] });
+        server.mock.enqueue(
+          toolCallReply({ name: "greet", arguments: { name: "Ada" }, id: "call_1" }),
+          textReply("ok"),
+        );
+        const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+        expect(warnings.filter((w) => w.source === "extension")).toEqual([]);
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "greet Ada" });
+        expect((await done).turn.status).toBe("completed");
+        expect(bodyText(server.mock.requests[0]!.body)).toContain('"greet"');
+        expect(bodyText(server.mock.requests[1]!.body)).toContain(`Hello, Ada! (cwd ${server.agent.cwd})`);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "tool_call blocks a dangerous command: the model reads the reason and nothing happens on disk",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("dangerous-bash-gate.ts")] });
+        const victim = join(server.agent.cwd, "keep.txt");
+        writeFileSync(victim, "precious\n");
+        server.mock.enqueue(
+          toolCallReply({ name: "bash", arguments: { command: `rm -rf ${victim}` }, id: "call_rm" }),
+          textReply("understood"),
+        );
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "clean up" });
+        await done;
+        expect(existsSync(victim)).toBe(true);
+        expect(bodyText(server.mock.requests[1]!.body)).toContain("Blocked: rm -rf is not allowed here");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "input handled answers handled with no model request; a transform reaches the model",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("input-rules.ts")] });
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const handled = await server.client.request("turn/start", { threadId, text: "ping" });
+        expect(handled.status).toBe("handled");
+        expect(server.mock.requests.length).toBe(0);
+        server.mock.enqueue(textReply("hi"));
+        const done = turnDone(server.client, threadId);
+        const started = await server.client.request("turn/start", { threadId, text: "?quick what is up" });
+        expect(started.status).toBe("started");
+        await done;
+        expect(bodyText(server.mock.requests[0]!.body)).toContain("Respond briefly: what is up");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "message_end drop withdraws the assistant item with item/removed",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("drop-secret.ts")] });
+        server.mock.enqueue(textReply("the SECRET is 42", 3));
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const seen = recordNotifications(server.client);
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "tell me" });
+        await done;
+        const started = seen.find(
+          (n) =>
+            n.method === "item/started" &&
+            (n.params as { item: { type: string } }).item.type === "agentMessage",
+        );
+        const removed = seen.find((n) => n.method === "item/removed");
+        expect(started).toBeDefined();
+        expect(removed).toBeDefined();
+        expect((removed!.params as { itemId: string }).itemId).toBe(
+          (started!.params as { item: { id: string } }).item.id,
+        );
+        const read = await server.client.request("thread/read", { threadId });
+        const items = read.turns.flatMap((t) => ("items" in t ? (t.items ?? []) : []));
+        expect(items.map((i) => i.type)).toEqual(["userMessage"]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "an extension command is listed by command/list and run by turn/start",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("hello-command.ts")] });
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const { commands } = await server.client.request("command/list", { threadId });
+        expect(commands).toContainEqual({ name: "hello", description: "Writes a greeting entry" });
+        const result = await server.client.request("turn/start", { threadId, text: "/hello world" });
+        expect(result.status).toBe("handled");
+        expect(server.mock.requests.length).toBe(0);
+        const { thread } = await server.client.request("thread/read", { threadId });
+        const lines = readFileSync(thread.path!, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        expect(lines).toContainEqual(
+          expect.objectContaining({ type: "custom", customType: "hello", data: { args: "world" } }),
+        );
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "broken extensions are warnings with their path and the thread still serves turns",
+      async () => {
+        const broken = ["no-default-export.ts", "throwing-factory.ts"].map(fixture);
+        await using server = await target.start({
+          extensions: [...broken, fixture("clash-a.ts"), fixture("clash-b.ts"), fixture("stdout-writer.ts")],
+        });
+        const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+        const byPath = (path: string) => warnings.filter((w) => w.source === "extension" && w.path === path);
+        expect(byPath(broken[0]!)[0]!.message).toContain("no default export function");
+        expect(byPath(broken[1]!)[0]!.message).toContain("factory exploded");
+        const clash = byPath(fixture("clash-b.ts"))[0]!;
+        expect(clash.message).toContain(fixture("clash-a.ts"));
+        expect(clash.message).toContain(fixture("clash-b.ts"));
+        expect(byPath(fixture("stdout-writer.ts"))[0]!.message).toContain("stdout");
+        server.mock.enqueue(
+          toolCallReply({ name: "shared_tool", arguments: {}, id: "call_s" }),
+          textReply("fine"),
+        );
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "go" });
+        expect((await done).turn.status).toBe("completed");
+        // the first registration wins
+        expect(bodyText(server.mock.requests[1]!.body)).toContain("from clash-a");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "a throwing handler and a handler that never settles become subscriber warnings; the turn completes",
+      async () => {
+        await using server = await target.start({
+          extensions: [fixture("throwing-handler.ts"), fixture("hanging-handler.ts")],
+          settings: { extensionHookTimeoutMs: 300 },
+        });
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const warnings: Warning[] = [];
+        server.client.onNotification("warning", (params) => {
+          warnings.push(params as Warning);
+        });
+        server.mock.enqueue(textReply("still here"));
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "hi" });
+        expect((await done).turn.status).toBe("completed");
+        const thrown = warnings.find((w) => w.path === fixture("throwing-handler.ts"));
+        const hung = warnings.find((w) => w.path === fixture("hanging-handler.ts"));
+        expect(thrown?.message).toContain("handler exploded");
+        expect(hung?.message).toContain("did not answer within 300 ms");
+        expect((thrown as Warning & { threadId?: string }).threadId).toBe(threadId);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "turn/interrupt answers at once while a hook hangs",
+      async () => {
+        await using server = await target.start({
+          extensions: [fixture("hanging-handler.ts")],
+          settings: { extensionHookTimeoutMs: 3_000 },
+        });
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const done = turnDone(server.client, threadId);
+        const started = nextNotification(
+          server.client,
+          "turn/started",
+          (p: { threadId: string }) => p.threadId === threadId,
+        );
+        await server.client.request("turn/start", { threadId, text: "hi" });
+        await started;
+        expect(await server.client.request("turn/interrupt", { threadId })).toEqual({});
+        // other threads keep working meanwhile
+        const other = await startThread(server.client, server.agent.cwd);
+        expect(other.threadId).not.toBe(threadId);
+        // once the hook times out the interrupted turn settles without a model request
+        expect((await done).turn.status).toBe("interrupted");
+        expect(server.mock.requests.length).toBe(0);
+      },
+      E2E_TIMEOUT,
+    );
+  });
+}

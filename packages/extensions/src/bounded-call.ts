@@ -1,0 +1,42 @@
+/**
+ * Every extension call is bounded: a handler that never settles is treated as "no answer"
+ * after the thread's hook timeout, so no hook can hold a thread (or shutdown) forever.
+ */
+
+/** Default of the `extensionHookTimeoutMs` setting. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
+
+/** How one bounded call ended. */
+export type BoundedOutcome<T> =
+  | { kind: "value"; value: T }
+  | { kind: "error"; error: unknown }
+  | { kind: "timeout" };
+
+/** Runs `run` and settles after at most `timeoutMs`; the call itself is left to finish. */
+export async function boundedCall<T>(
+  run: () => T | Promise<T>,
+  timeoutMs: number,
+): Promise<BoundedOutcome<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<BoundedOutcome<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
+  });
+  const call = (async (): Promise<BoundedOutcome<T>> => {
+    try {
+      return { kind: "value", value: await run() };
+    } catch (error) {
+      return { kind: "error", error };
+    }
+  })();
+  try {
+    return await Promise.race([call, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The `extensionHookTimeoutMs` setting, or the default when absent or not a positive number. */
+export function hookTimeoutMs(settings: Record<string, unknown> | undefined): number {
+  const value = settings?.extensionHookTimeoutMs;
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : DEFAULT_HOOK_TIMEOUT_MS;
+}

@@ -1,0 +1,36 @@
+/**
+ * `knightcode.exec`: runs a program (no shell) in the thread's cwd with its output
+ * captured, never on the server's stdout.
+ */
+import type { ExecOptions, ExecResult } from "./api-types.ts";
+
+export async function runExec(
+  command: string,
+  args: string[],
+  options: ExecOptions & { cwd: string },
+): Promise<ExecResult> {
+  const child = Bun.spawn([command, ...args], {
+    cwd: options.cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let killed = false;
+  const kill = () => {
+    killed = true;
+    child.kill();
+  };
+  const timer = options.timeout !== undefined ? setTimeout(kill, options.timeout) : undefined;
+  options.signal?.addEventListener("abort", kill, { once: true });
+  try {
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.exited,
+    ]);
+    return { stdout, stderr, code, killed };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", kill);
+  }
+}

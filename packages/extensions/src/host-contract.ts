@@ -1,0 +1,224 @@
+/**
+ * The contract between a thread and its extensions: the hooks the thread manager calls at
+ * its hook points, the host object a thread holds, and the port through which extension
+ * actions reach exactly that thread. The thread manager re-exports these names from
+ * `extension-hooks.ts`; this package implements them, the manager only calls them.
+ */
+import type { AnyAgentTool } from "@knightcode/agent";
+import type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  Model,
+  ThinkingLevel,
+  ToolResultMessage,
+} from "@knightcode/ai";
+import type { Warning } from "@knightcode/app-server-protocol";
+import type {
+  SessionBeforeCompactEvent,
+  SessionBeforeCompactResult,
+  SessionBeforeTreeEvent,
+  SessionBeforeTreeResult,
+  SessionCompactEvent,
+  SessionCompactFailedEvent,
+} from "@knightcode/compaction";
+import type { AgentMessage, CustomMessage, SessionEntry, SessionHeader } from "@knightcode/session-store";
+import type { ContextUsage, ExtensionUIContext } from "./api-types.ts";
+
+/** What `ctx` tells an extension about its host. */
+export interface ExtensionHostContext {
+  threadId: string;
+  cwd: string;
+  mode: "terminal" | "desktop" | "print";
+  hasUI: boolean;
+}
+
+/** Result of the `input` hook: go on (possibly transformed) or consume the input. */
+export type InputHookResult =
+  | { action: "continue"; text?: string; images?: ImageContent[] }
+  | { action: "handled" };
+
+/** What `before_agent_start` may change: the turn's system prompt, and a message injected after the prompt. */
+export interface BeforeAgentStartHookResult {
+  systemPrompt?: string;
+  message?: Omit<CustomMessage, "role" | "timestamp">;
+}
+
+/** A tool result patch from `tool_result`; omitted fields keep their values. */
+export interface ToolResultPatch {
+  content?: ToolResultMessage["content"];
+  details?: unknown;
+  isError?: boolean;
+}
+
+/** What a hook that may answer resolves to; `void` so observers written as `async () => {}` fit. */
+// biome-ignore lint/suspicious/noConfusingVoidType: observer hooks return void.
+export type HookAnswer<T> = Promise<T | undefined | void>;
+
+/** The hooks a thread's extensions may register, one method per event. */
+export interface ExtensionHooks {
+  /** After the thread loaded (or reloaded its extensions). */
+  sessionStart?(event: { reason: "startup" | "reload" | "new" | "resume" | "fork" }): Promise<void>;
+  /** Input of a start, queued input or steer, before it reaches the agent. */
+  input?(event: {
+    text: string;
+    images: ImageContent[];
+    source: "start" | "queue" | "steer";
+  }): Promise<InputHookResult>;
+  /**
+   * Before the run: may replace the turn's system prompt or inject a message. The thread
+   * manager passes `prompt` and `systemPrompt` when it has them.
+   */
+  beforeAgentStart?(event: {
+    turnId: string;
+    prompt?: string;
+    images?: ImageContent[];
+    systemPrompt?: string;
+  }): HookAnswer<BeforeAgentStartHookResult>;
+  turnStart?(event: { turnId: string; turnIndex?: number }): Promise<void>;
+  turnEnd?(event: {
+    turnId: string;
+    turnIndex?: number;
+    message: AssistantMessage;
+    toolResults: ToolResultMessage[];
+  }): Promise<void>;
+  agentEnd?(event: { turnId: string; aborted: boolean; messages?: AgentMessage[] }): Promise<void>;
+  agentBeforeSettle?(event: { turnId: string }): Promise<void>;
+  /** Replaces the messages of one model request (never the stored context). */
+  context?(event: { messages: Message[] }): Promise<{ messages?: Message[] } | undefined>;
+  /**
+   * May drop a finished message (its item is withdrawn with `item/removed`) or replace it
+   * (`message`, same role).
+   */
+  messageEnd?(event: {
+    message: AgentMessage;
+  }): Promise<{ action: "keep"; message?: AgentMessage } | { action: "drop" }>;
+  /** May block a tool call with a reason the model reads; `input` may be changed in place. */
+  toolCall?(event: {
+    toolCallId: string;
+    toolName: string;
+    input: Record<string, unknown>;
+  }): Promise<{ action: "allow" } | { action: "block"; reason: string }>;
+  /** May patch a tool's result before the model sees it. */
+  toolResult?(event: {
+    toolCallId: string;
+    toolName: string;
+    isError: boolean;
+    input?: Record<string, unknown>;
+    content?: ToolResultMessage["content"];
+    details?: unknown;
+  }): HookAnswer<ToolResultPatch>;
+  /** May cancel a compaction or supply its summary. */
+  sessionBeforeCompact?(event: SessionBeforeCompactEvent): Promise<SessionBeforeCompactResult>;
+  sessionCompact?(event: SessionCompactEvent): Promise<void>;
+  sessionCompactFailed?(event: SessionCompactFailedEvent): Promise<void>;
+  /** May cancel branch navigation or supply its summary. */
+  sessionBeforeTree?(event: SessionBeforeTreeEvent): Promise<SessionBeforeTreeResult>;
+  modelSelect?(event: {
+    model: Model;
+    previousModel: Model | undefined;
+    source: "set" | "cycle" | "restore";
+  }): Promise<void>;
+}
+
+/** One thread's loaded extensions. */
+export interface ExtensionHost {
+  hooks: ExtensionHooks;
+  /** Slash commands the extensions registered (without the leading `/`). */
+  commands: { name: string; description: string }[];
+  /**
+   * Runs a registered command typed as `/<name> args` in `turn/start` text; the input
+   * is then `handled` (or `cancelled` when interrupted meanwhile). Absent: extension
+   * commands are left to the `input` hook.
+   */
+  runCommand?(name: string, args: string): Promise<void>;
+  /**
+   * Tools the extensions registered, for the thread's cwd. A tool named like a built-in
+   * replaces it. Absent: no extension tools.
+   */
+  tools?(): AnyAgentTool[];
+  /** Names of the active tools when an extension chose them (`setActiveTools`); undefined: all. */
+  activeTools?(): string[] | undefined;
+  /** Problems found while loading, reported in the thread's start/resume warnings. */
+  warnings: Warning[];
+  /** Shuts the extensions down (`session_shutdown`); every captured API and `ctx` turns stale. */
+  dispose(reason?: "quit" | "reload" | "new" | "resume" | "fork"): Promise<void>;
+}
+
+/** A read-only view of the thread's session, as extensions see it. */
+export interface SessionView {
+  readonly header: SessionHeader;
+  readonly path: string | undefined;
+  readonly entries: readonly SessionEntry[];
+  readonly name: string | undefined;
+  readonly leafId: string | null;
+  branch(): readonly SessionEntry[];
+}
+
+/**
+ * What extension actions may do to their thread. The thread manager implements it for
+ * exactly one thread; every method refuses once that thread unloaded.
+ */
+export interface ExtensionThreadPort {
+  /** A warning after load: a subscriber `warning` with the thread ID. */
+  warn(warning: Warning): void;
+  session(): SessionView;
+  model(): Model | undefined;
+  listModels(): Promise<Model[]>;
+  findModel(provider: string, id: string): Promise<Model | undefined>;
+  getApiKey(model: Model): Promise<string | undefined>;
+  isIdle(): boolean;
+  /** The running turn's signal, undefined while idle. */
+  signal(): AbortSignal | undefined;
+  abort(): void;
+  hasPendingMessages(): boolean;
+  contextUsage(): ContextUsage | undefined;
+  /** The last system prompt a turn of this thread used ("" before the first turn). */
+  systemPrompt(): string;
+  appendEntry(customType: string, data: unknown): void;
+  setSessionName(name: string): void;
+  setLabel(entryId: string, label: string | undefined): void;
+  /** A custom message into the context; see `SendMessageOptions`. */
+  sendMessage(
+    message: Omit<CustomMessage, "role" | "timestamp">,
+    options: { triggerTurn?: boolean; deliverAs?: "steer" | "followUp" | "nextTurn" },
+  ): void;
+  sendUserMessage(text: string, images: ImageContent[], options: { deliverAs?: "steer" | "followUp" }): void;
+  compact(customInstructions: string | undefined): Promise<void>;
+  setModel(model: Model): Promise<boolean>;
+  thinkingLevel(): ThinkingLevel;
+  setThinkingLevel(level: ThinkingLevel): void;
+  /** Resolves when no turn runs. */
+  waitForIdle(): Promise<void>;
+  /** Reloads this thread's extensions (`/reload`). */
+  reloadExtensions?(): Promise<void>;
+}
+
+/**
+ * Builds a thread's extension host; called once per load. A factory backed by a module
+ * cache reports its inactive entries (`server/diagnostics.inactiveFactories`).
+ */
+export type ExtensionHostFactory = ((options: ExtensionHostOptions) => Promise<ExtensionHost>) & {
+  inactiveFactories?: () => number;
+};
+
+/** What a thread's extension host is built from. */
+export interface ExtensionHostOptions {
+  context: ExtensionHostContext;
+  /** `-e` paths, trusted explicitly. */
+  extensionPaths: readonly string[];
+  /** The agent dir (`<agent-dir>/extensions/`). */
+  agentDir?: string;
+  /** Merged settings (global, then the trusted project's): `extensions`, `extensionHookTimeoutMs`. */
+  settings?: Record<string, unknown>;
+  /** Whether the project is trusted: only then `.knightcode/extensions/` loads. */
+  trusted?: boolean;
+  /** The project's real path as trust was decided for it. */
+  projectDir?: string;
+  /** The thread the extensions act on. Absent: actions throw (a host without a thread). */
+  thread?: ExtensionThreadPort;
+  /** Why the host is built (`session_start.reason`). */
+  reason?: "startup" | "reload" | "new" | "resume" | "fork";
+  /** The UI dialogs go to; absent: the no-UI behaviour. */
+  ui?: ExtensionUIContext;
+}

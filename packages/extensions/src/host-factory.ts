@@ -1,0 +1,156 @@
+/**
+ * The `ExtensionHostFactory` the app server (and the terminal) hand to the thread
+ * manager: per thread it discovers the extension sources, leases their factories from the
+ * shared cache, runs each factory against a fresh API of its own, fires `session_start`,
+ * and returns the hooks, commands and tools the thread manager calls. Nothing is shared
+ * between threads but the compiled factories.
+ */
+import { BUILTIN_TOOL_NAMES } from "@knightcode/agent";
+import type { Warning } from "@knightcode/app-server-protocol";
+import type { ExtensionUIContext, InputSource } from "./api-types.ts";
+import { hookTimeoutMs } from "./bounded-call.ts";
+import { ExtensionRunner, errorText } from "./extension-runner.ts";
+import { extensionAgentTools } from "./extension-tools.ts";
+import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
+import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
+import { ExtensionLoadError } from "./module-loader.ts";
+import { createNoUI } from "./no-ui.ts";
+import { discoverExtensions } from "./sources.ts";
+import { runAsExtension } from "./stdout-guard.ts";
+import { threadHooks } from "./thread-hooks.ts";
+
+/** Options of {@link createExtensionHostFactory}. */
+export interface ExtensionRuntimeOptions {
+  /** The shared factory cache; one per process by default. */
+  cache?: FactoryCache;
+  /**
+   * The UI a thread's dialogs go to. Absent, or returning undefined: the no-UI behaviour
+   * (dialogs answer at once with undefined/false).
+   */
+  ui?: (options: ExtensionHostOptions) => ExtensionUIContext | undefined;
+}
+
+/** A factory that also reports the cache it loads through. */
+export interface ExtensionRuntime extends ExtensionHostFactory {
+  /** `server/diagnostics.inactiveFactories`. */
+  inactiveFactories(): number;
+  readonly cache: FactoryCache;
+}
+
+/** A host with the runner behind it (for embedders and tests). */
+export interface LoadedExtensionHost extends ExtensionHost {
+  readonly runner: ExtensionRunner;
+  /** Providers the extensions registered, by name. */
+  providers(): Map<string, import("./api-types.ts").ProviderConfig>;
+}
+
+const sharedCache = new FactoryCache();
+
+function inputSourceOf(mode: ExtensionHostOptions["context"]["mode"]): InputSource {
+  return mode === "terminal" ? "interactive" : "rpc";
+}
+
+/** Builds the extension runtime behind the thread manager's seam. */
+export function createExtensionHostFactory(runtimeOptions: ExtensionRuntimeOptions = {}): ExtensionRuntime {
+  const cache = runtimeOptions.cache ?? sharedCache;
+  const load = (options: ExtensionHostOptions) => loadExtensionHost(options, cache, runtimeOptions);
+  return Object.assign(load, { inactiveFactories: () => cache.inactiveCount(), cache });
+}
+
+/** Loads one thread's extensions. */
+export async function loadExtensionHost(
+  options: ExtensionHostOptions,
+  cache: FactoryCache,
+  runtimeOptions: ExtensionRuntimeOptions = {},
+): Promise<LoadedExtensionHost> {
+  const warnings: Warning[] = [];
+  let loading = true;
+  const steps = discoverExtensions({
+    cliPaths: options.extensionPaths,
+    settingsPaths: options.settings?.extensions,
+    ...(options.agentDir !== undefined ? { agentDir: options.agentDir } : {}),
+    projectDir: options.projectDir || options.context.cwd,
+    trusted: options.trusted === true,
+  });
+  const ui = options.ui ?? runtimeOptions.ui?.(options) ?? createNoUI();
+  const leases: CachedFactory[] = [];
+  const runner = new ExtensionRunner({
+    threadId: options.context.threadId,
+    cwd: options.context.cwd,
+    mode: options.context.mode,
+    hasUI: options.context.hasUI,
+    ui,
+    port: options.thread,
+    hookTimeoutMs: hookTimeoutMs(options.settings),
+    warn: (warning) => {
+      if (loading) warnings.push(warning);
+      else options.thread?.warn(warning);
+    },
+    builtinToolNames: BUILTIN_TOOL_NAMES,
+    ...(options.thread?.reloadExtensions ? { reload: () => options.thread!.reloadExtensions!() } : {}),
+  });
+  for (const step of steps) {
+    if ("warning" in step) {
+      warnings.push(step.warning);
+      continue;
+    }
+    const source = step.source;
+    let entry: CachedFactory;
+    try {
+      entry = await cache.acquire(source.path);
+    } catch (error) {
+      warnings.push({
+        source: "extension",
+        path: source.path,
+        message:
+          error instanceof ExtensionLoadError
+            ? error.message
+            : `Extension failed to load: ${errorText(error)}`,
+      });
+      continue;
+    }
+    if (await runner.load(source.path, entry.factory)) leases.push(entry);
+    else cache.release(entry);
+  }
+  const hooks = threadHooks(runner, inputSourceOf(options.context.mode));
+  const refresh = () => {
+    for (const key of Object.keys(hooks)) delete (hooks as Record<string, unknown>)[key];
+    Object.assign(hooks, threadHooks(runner, inputSourceOf(options.context.mode)));
+  };
+  runner.onChange = refresh;
+  await runner.emit("session_start", { type: "session_start", reason: options.reason ?? "startup" });
+  loading = false;
+  let disposed = false;
+  const host: LoadedExtensionHost = {
+    runner,
+    hooks,
+    get commands() {
+      return [...runner.commands].map(([name, entry]) => ({ name, description: entry.value.description }));
+    },
+    runCommand: async (name, args) => {
+      const command = runner.commands.get(name);
+      if (!command || runner.stale) return;
+      const extension = runner.extensionAt(command.path);
+      if (!extension) return;
+      try {
+        await runAsExtension(extension.caller, () => command.value.handler(args, runner.commandCtx));
+      } catch (error) {
+        runner.warnFor(command.path, `Command /${name} failed: ${errorText(error)} (${command.path})`);
+      }
+    },
+    tools: () => extensionAgentTools(runner),
+    activeTools: () => runner.activeToolNames,
+    providers: () => new Map([...runner.providers].map(([name, entry]) => [name, entry.value])),
+    warnings,
+    dispose: async (reason = "quit") => {
+      if (disposed) return;
+      disposed = true;
+      try {
+        await runner.shutdown(reason);
+      } finally {
+        for (const lease of leases.splice(0)) cache.release(lease);
+      }
+    },
+  };
+  return host;
+}

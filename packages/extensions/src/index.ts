@@ -1,0 +1,26 @@
+export type * from "./api-types.ts";
+export { boundedCall, DEFAULT_HOOK_TIMEOUT_MS, hookTimeoutMs } from "./bounded-call.ts";
+export { ExtensionRunner, StaleExtensionError } from "./extension-runner.ts";
+export { type CachedFactory, FactoryCache, MAX_INACTIVE_FACTORIES } from "./factory-cache.ts";
+export type {
+  BeforeAgentStartHookResult,
+  ExtensionHooks,
+  ExtensionHost,
+  ExtensionHostContext,
+  ExtensionHostFactory,
+  ExtensionHostOptions,
+  ExtensionThreadPort,
+  InputHookResult,
+  SessionView,
+  ToolResultPatch,
+} from "./host-contract.ts";
+export {
+  createExtensionHostFactory,
+  type ExtensionRuntime,
+  type ExtensionRuntimeOptions,
+  type LoadedExtensionHost,
+  loadExtensionHost,
+} from "./host-factory.ts";
+export { ExtensionLoadError, importExtension, provideToExtensions } from "./module-loader.ts";
+export { createNoUI } from "./no-ui.ts";
+export { type DiscoveryStep, discoverExtensions, type ExtensionSource } from "./sources.ts";

@@ -1,0 +1,169 @@
+/**
+ * Loads extension modules with Bun's own loader (TypeScript included), without ever
+ * downloading code. Bun auto-installs a bare import from the registry when no
+ * `node_modules` sits above the importing file; the runtime therefore reads every
+ * extension file itself (a Bun `onLoad` plugin keyed by a query marker) and rewrites its
+ * imports to absolute paths before Bun resolves them:
+ * - packages the host provides (`@knightcode/extensions`, `typebox`, and any alias an
+ *   embedder adds) resolve to the host's copy;
+ * - other bare imports must exist in the extension's nearest `node_modules`; a missing
+ *   one is a load error naming it;
+ * - relative imports keep the marker, so the extension's own files are read the same way.
+ * The marker also carries a generation, so a changed entry file loads fresh.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { dirname, join } from "node:path";
+
+const MARKER = "kc-ext";
+const MARKED = new RegExp(`[?&]${MARKER}=`);
+
+/** A module could not be loaded: a missing dependency, a syntax error, no factory. */
+export class ExtensionLoadError extends Error {
+  constructor(
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = "ExtensionLoadError";
+  }
+}
+
+/** Packages the host provides to every extension: name -> directory to resolve it from. */
+const providedPackages = new Map<string, string>();
+
+let pluginInstalled = false;
+
+/**
+ * Makes `name` (and its subpaths) resolve to the host's copy, resolved from `fromDir`,
+ * in every extension. The pi compatibility layer adds its package names here.
+ */
+export function provideToExtensions(name: string, fromDir: string): void {
+  providedPackages.set(name, fromDir);
+}
+
+provideToExtensions("@knightcode/extensions", import.meta.dir);
+provideToExtensions("typebox", import.meta.dir);
+
+function loaderFor(path: string): "ts" | "tsx" | "js" | "jsx" | "json" {
+  if (path.endsWith(".tsx")) return "tsx";
+  if (path.endsWith(".jsx")) return "jsx";
+  if (path.endsWith(".json")) return "json";
+  if (/\.(c|m)?ts$/.test(path)) return "ts";
+  return "js";
+}
+
+/** The package name of a bare specifier (`@scope/name/sub` -> `@scope/name`). */
+function packageName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+function providedFor(specifier: string): string | undefined {
+  for (const [name, fromDir] of providedPackages) {
+    if (specifier === name || specifier.startsWith(`${name}/`)) return fromDir;
+  }
+  return undefined;
+}
+
+/** The nearest `node_modules/<pkg>` above `dir`, or undefined. */
+function nearestPackage(dir: string, pkg: string): string | undefined {
+  let current = dir;
+  for (;;) {
+    const candidate = join(current, "node_modules", pkg);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+    current = parent;
+  }
+}
+
+function isInNodeModules(path: string): boolean {
+  return path.includes("/node_modules/") || path.includes("\\node_modules\\");
+}
+
+/** Where one import of an extension file goes, or a load error. */
+function rewriteSpecifier(specifier: string, file: string, generation: string): string {
+  if (specifier.startsWith("node:") || specifier === "bun" || specifier.startsWith("bun:")) return specifier;
+  if (isBuiltin(specifier)) return specifier;
+  const dir = dirname(file);
+  if (specifier.startsWith(".") || specifier.startsWith("/")) {
+    let resolved: string;
+    try {
+      resolved = Bun.resolveSync(specifier, dir);
+    } catch {
+      throw new ExtensionLoadError(`Cannot find module "${specifier}" imported by ${file}`, file);
+    }
+    return isInNodeModules(resolved) ? resolved : `${resolved}?${MARKER}=${generation}`;
+  }
+  const provided = providedFor(specifier);
+  if (provided !== undefined) return Bun.resolveSync(specifier, provided);
+  const pkg = packageName(specifier);
+  if (nearestPackage(dir, pkg) === undefined) {
+    throw new ExtensionLoadError(
+      `Missing dependency "${pkg}" imported by ${file}: install the extension's dependencies next to it`,
+      file,
+    );
+  }
+  try {
+    return Bun.resolveSync(specifier, dir);
+  } catch (error) {
+    throw new ExtensionLoadError(
+      `Cannot resolve "${specifier}" imported by ${file}: ${(error as Error).message}`,
+      file,
+    );
+  }
+}
+
+// `from "x"`, `import "x"`, `import("x")`, `require("x")` with a plain string literal.
+const SPECIFIER_SITES = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*)(["'])([^"'\r\n]+)\2/g;
+
+/** An extension file's source with every import pointing where `rewriteSpecifier` says. */
+function rewriteSource(source: string, file: string, generation: string): string {
+  const loader = loaderFor(file);
+  if (loader === "json") return source;
+  const scanned = new Bun.Transpiler({ loader }).scanImports(source);
+  const targets = new Map<string, string>();
+  for (const { path } of scanned) {
+    if (!targets.has(path)) targets.set(path, rewriteSpecifier(path, file, generation));
+  }
+  return source.replace(SPECIFIER_SITES, (whole, site: string, _quote: string, specifier: string) => {
+    const target = targets.get(specifier);
+    return target === undefined ? whole : `${site}${JSON.stringify(target)}`;
+  });
+}
+
+function installPlugin(): void {
+  if (pluginInstalled) return;
+  pluginInstalled = true;
+  Bun.plugin({
+    name: "knightcode-extensions",
+    setup(build) {
+      build.onLoad({ filter: MARKED }, (args) => {
+        const [file, query = ""] = args.path.split("?");
+        const generation = new URLSearchParams(query).get(MARKER) ?? "0";
+        const source = readFileSync(file!, "utf8");
+        return { contents: rewriteSource(source, file!, generation), loader: loaderFor(file!) };
+      });
+    },
+  });
+}
+
+/**
+ * Imports an extension entry module under `generation` (a new generation reads the files
+ * again) and returns its default export.
+ */
+export async function importExtension(path: string, generation: string): Promise<unknown> {
+  installPlugin();
+  let module: { default?: unknown };
+  try {
+    module = (await import(`${path}?${MARKER}=${generation}`)) as { default?: unknown };
+  } catch (error) {
+    if (error instanceof ExtensionLoadError) throw error;
+    throw new ExtensionLoadError(
+      `Extension failed to load: ${(error as Error)?.message ?? String(error)}`,
+      path,
+    );
+  }
+  return module.default;
+}
