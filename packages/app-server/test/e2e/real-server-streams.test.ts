@@ -30,6 +30,7 @@ import {
 import { CLI_MAIN, E2E_TIMEOUT, nextNotification } from "./harness.ts";
 
 const RECOVERY_MODEL = "llama-cpp-recovery";
+const NO_ROUND_TRIP_MODEL = "deepseek-without-reasoning-content";
 
 let replay: ReplayServer;
 let agent: TempAgentDir;
@@ -46,6 +47,13 @@ beforeAll(async () => {
     api: "openai-completions",
     contextWindow: 200_000,
     maxTokens: 4_096,
+  });
+  // DeepSeek with the round-trip turned off per model, to show the replay server refuses it.
+  models.providers.deepseek!.models.push({
+    id: NO_ROUND_TRIP_MODEL,
+    api: "openai-completions",
+    reasoning: true,
+    compat: { sendReasoningContent: false },
   });
   agent = await tempAgentDir({
     models,
@@ -188,6 +196,30 @@ describe("[stdio] an in-stream context error from llama.cpp", () => {
       expect(second.items.some((i) => i.type === "compaction")).toBe(true);
       const texts = second.items.flatMap((i) => (i.type === "agentMessage" ? [i.text] : []));
       expect(texts.at(-1)).toBe("The notes are short.");
+    },
+    E2E_TIMEOUT,
+  );
+});
+
+describe("[stdio] DeepSeek's thinking mode with sendReasoningContent off for the model", () => {
+  test(
+    "the follow-up lacks reasoning_content, DeepSeek's 400 fails the turn as other",
+    async () => {
+      const deepseek = STREAM_CORPUS.find((c) => c.name === "deepseek-thinking-tool-call")!;
+      replay.reset();
+      replay.enqueue(...deepseek.replies);
+      const { thread } = await client.request("thread/start", {
+        cwd: agent.cwd,
+        approvalMode: "fullAccess",
+        model: { provider: "deepseek", id: NO_ROUND_TRIP_MODEL },
+      });
+      const { completed } = await runTurn(thread.id);
+      expect(replay.rejections.map((r) => r.message)).toEqual([
+        "The reasoning_content in the thinking mode must be passed back to the API.",
+      ]);
+      expect(completed.turn.status).toBe("failed");
+      expect(completed.turn.error).toMatchObject({ kind: "other" });
+      expect(completed.turn.error?.message).toContain("reasoning_content");
     },
     E2E_TIMEOUT,
   );
