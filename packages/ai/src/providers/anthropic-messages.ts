@@ -2,12 +2,10 @@ import type {
   ContentBlockParam,
   ImageBlockParam,
   MessageCreateParamsStreaming,
-  MessageDeltaUsage,
   MessageParam,
   RawMessageStreamEvent,
   TextBlockParam,
   ToolResultBlockParam,
-  Usage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { StreamCutError } from "../message-builder.ts";
 import { anthropicThinking, effectiveThinkingLevel } from "../thinking.ts";
@@ -122,6 +120,36 @@ export function toAnthropicMessages(context: Context, cacheWrites: boolean): Mes
   return out;
 }
 
+/** Usage as Anthropic names it, or with the OpenAI names some compatible servers use. */
+interface StreamUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  prompt_tokens?: number | null;
+  completion_tokens?: number | null;
+}
+
+/** The counts a usage object carries (absent ones are left out, so earlier counts stand). */
+function usageCounts(value: unknown): {
+  input?: number;
+  output?: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+} {
+  if (!value || typeof value !== "object") return {};
+  const usage = value as StreamUsage;
+  const counts: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number } = {};
+  const input = usage.input_tokens ?? usage.prompt_tokens;
+  const output = usage.output_tokens ?? usage.completion_tokens;
+  if (typeof input === "number") counts.input = input;
+  if (typeof output === "number") counts.output = output;
+  if (typeof usage.cache_read_input_tokens === "number") counts.cacheRead = usage.cache_read_input_tokens;
+  if (typeof usage.cache_creation_input_tokens === "number")
+    counts.cacheWrite = usage.cache_creation_input_tokens;
+  return counts;
+}
+
 /** Builds the request body; exported so tests can pin what is sent. */
 export function anthropicRequest(
   model: Model,
@@ -176,17 +204,16 @@ export function streamAnthropicMessages(
     let stopped = false;
     const onEvent = (event: RawMessageStreamEvent) => {
       switch (event.type) {
-        case "message_start": {
+        case "message_start":
           // Compatible servers (MiniMax and others) may leave usage out; it then counts as zero.
-          const usage: Partial<Usage> = event.message?.usage ?? {};
           builder.setUsage({
-            input: usage.input_tokens ?? 0,
-            output: usage.output_tokens ?? 0,
-            cacheRead: usage.cache_read_input_tokens ?? 0,
-            cacheWrite: usage.cache_creation_input_tokens ?? 0,
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            ...usageCounts(event.message?.usage),
           });
           break;
-        }
         case "content_block_start": {
           const block = event.content_block;
           if (block.type === "text") {
@@ -227,23 +254,15 @@ export function streamAnthropicMessages(
           if (index !== undefined) endBlock(index);
           break;
         }
-        case "message_delta": {
+        case "message_delta":
           stopReason = event.delta?.stop_reason;
           // A compatible server may send no usage here; the counts from message_start stand.
-          const usage: Partial<MessageDeltaUsage> | undefined = event.usage;
-          if (!usage) break;
-          builder.setUsage({
-            ...(usage.output_tokens != null ? { output: usage.output_tokens } : {}),
-            ...(usage.input_tokens != null ? { input: usage.input_tokens } : {}),
-            ...(usage.cache_read_input_tokens != null ? { cacheRead: usage.cache_read_input_tokens } : {}),
-            ...(usage.cache_creation_input_tokens != null
-              ? { cacheWrite: usage.cache_creation_input_tokens }
-              : {}),
-          });
+          builder.setUsage(usageCounts(event.usage));
           break;
-        }
         case "message_stop":
           stopped = true;
+          // Some compatible servers put the final counts here instead.
+          builder.setUsage(usageCounts((event as { usage?: unknown }).usage));
           break;
       }
     };

@@ -80,6 +80,29 @@ export const ANTHROPIC_CASES: StreamCase[] = [
     ],
   },
   {
+    // openclaw/openclaw#75136: MiniMax's Anthropic stream may report usage with OpenAI names,
+    // and at message_stop rather than in message_delta.
+    name: "minimax-anthropic-usage-at-stop",
+    provider: "minimax",
+    reasoning: true,
+    replies: [
+      {
+        stream: {
+          server: "MiniMax Anthropic-compatible API (usage aliases at message_stop)",
+          source: "https://github.com/openclaw/openclaw/pull/75136",
+          format: "anthropic-messages",
+          body: recording("minimax-anthropic-usage-at-stop.1.sse"),
+        },
+        expect: {
+          text: "备忘录：周五发布。",
+          reasoning: "Short answer.",
+          usage: { input: 1200, output: 42 },
+          stopReason: "stop",
+        },
+      },
+    ],
+  },
+  {
     // earendil-works/pi#1983, openclaw/openclaw#37571: a proxy that drops the `event:` lines.
     name: "proxy-anthropic-no-event-lines",
     provider: "anthropic-proxy",
