@@ -47,7 +47,7 @@ export function initializeResponse(version: string): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {} },
     },
     authMethods: [],
@@ -113,12 +113,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     if (passed.length === 0) return translation.refused;
     let listed: ListedMcpServer[] | undefined;
     try {
-      // a server without MCP support answers methodNotFound; its servers then do not run
-      const answer = (await server.request("mcpServer/list" as never, { threadId } as never)) as {
-        servers?: ListedMcpServer[];
-      };
-      listed = answer.servers ?? [];
-    } catch {
+      listed = (await server.request("mcpServer/list", { threadId })).servers;
+    } catch (error) {
+      // a server that cannot list them does not run them
+      log(`mcpServer/list: ${String(error)}`);
       listed = undefined;
     }
     return [...translation.refused, ...mcpServersNotRunning(passed, listed)];

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { textReply } from "@knightcode/testkit";
-import { MCP_NOT_HONOURED } from "../../src/mcp-servers.ts";
 import { acpWorld, startAcp } from "../support/acp-child.ts";
 
 const TIMEOUT = 60_000;
@@ -114,66 +113,6 @@ describe("knightcode acp: errors", () => {
       expect(acp.schemaProblems()).toEqual([]);
       expect(await acp.close()).toBe(0);
       expect(acp.foreign).toEqual([]);
-    },
-    TIMEOUT,
-  );
-
-  test(
-    "MCP servers from the editor go to the thread; those that do not run are reported in _meta, as a message and on stderr",
-    async () => {
-      await using world = await acpWorld();
-      await using acp = await startAcp(world);
-      const created = await acp.agent.request("session/new", {
-        cwd: world.agent.cwd,
-        mcpServers: [
-          {
-            name: "files",
-            command: "/usr/bin/true",
-            args: [],
-            env: [{ name: "TOKEN", value: "secret-value" }],
-          },
-          { type: "sse", name: "old", url: "http://127.0.0.1:1/sse", headers: [] },
-          { name: "files", command: "/usr/bin/false", args: [], env: [] },
-        ],
-      });
-      expect(created._meta).toEqual({
-        knightcode: {
-          mcpServersNotUsed: [
-            { name: "old", reason: "SSE MCP servers are not supported; use stdio or HTTP" },
-            { name: "files", reason: "another server of the list has the same name" },
-            { name: "files", reason: MCP_NOT_HONOURED },
-          ],
-        },
-      });
-      const message = await acp.waitForUpdate(
-        (u, s) => s === created.sessionId && u.sessionUpdate === "agent_message_chunk",
-      );
-      const text =
-        message.sessionUpdate === "agent_message_chunk" && message.content.type === "text"
-          ? message.content.text
-          : "";
-      expect(text).toContain(`MCP server 'files' not used: ${MCP_NOT_HONOURED}.`);
-      expect(text).toContain("MCP server 'old' not used: SSE MCP servers are not supported");
-      expect(acp.stderr()).toContain("MCP server 'files' not used");
-      // an entry's secrets are never logged
-      expect(acp.stderr()).not.toContain("secret-value");
-      // the session works as any other
-      world.mock.enqueue(textReply("Fine."));
-      const answer = await acp.agent.request("session/prompt", {
-        sessionId: created.sessionId,
-        prompt: [{ type: "text", text: "hi" }],
-      });
-      expect(answer.stopReason).toBe("end_turn");
-      // session/load reports them again for the list it is given
-      const loaded = await acp.agent.request("session/load", {
-        sessionId: created.sessionId,
-        cwd: world.agent.cwd,
-        mcpServers: [{ type: "http", name: "remote", url: "http://127.0.0.1:1/mcp", headers: [] }],
-      });
-      expect(loaded._meta).toEqual({
-        knightcode: { mcpServersNotUsed: [{ name: "remote", reason: MCP_NOT_HONOURED }] },
-      });
-      expect(acp.schemaProblems()).toEqual([]);
     },
     TIMEOUT,
   );

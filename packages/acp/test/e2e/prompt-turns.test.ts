@@ -21,7 +21,7 @@ describe("knightcode acp: handshake, sessions and prompt turns", () => {
         audio: false,
         embeddedContext: true,
       });
-      expect(result.agentCapabilities?.mcpCapabilities).toEqual({ http: false, sse: false });
+      expect(result.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
       expect(result.agentCapabilities?.sessionCapabilities).toEqual({ list: {}, resume: {}, close: {} });
       expect(result.authMethods).toEqual([]);
       expect(result.agentInfo).toEqual({ name: "knightcode", title: "KnightCode", version: "0.1.0" });
