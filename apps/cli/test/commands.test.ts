@@ -122,4 +122,21 @@ describe("built-in commands in the terminal", () => {
     tty.type("/quit");
     expect(await tty.exited).toBe(0);
   }, 30_000);
+
+  test("!echo output shows and reaches the next model request; !! output shows but stays out of the context", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("!echo hi-in-context");
+    await tty.waitFor(/^hi-in-context\s*$/m);
+    tty.type("!!echo kept-private");
+    await tty.waitFor(/^kept-private\s*$/m);
+    env.mock.enqueue(textReply("saw the shell output"));
+    tty.type("what ran?");
+    await tty.waitFor("saw the shell output");
+    const sent = requestText(env.mock.requests[0]!.body);
+    expect(sent).toContain("Ran `echo hi-in-context`");
+    expect(sent).toContain("hi-in-context");
+    expect(sent).not.toContain("kept-private");
+  }, 30_000);
 });

@@ -32,6 +32,7 @@ export {
   MAX_LISTING_RESPONSE_BYTES,
   MAX_OPT_OUT_NOTIFICATIONS,
   MAX_PENDING_OUTPUT_BYTES,
+  MAX_SHELL_COMMAND_CHARS,
   PAYLOAD_CHUNK_BYTES,
   RESPONSE_ENVELOPE_RESERVE_BYTES,
   THREAD_LIST_MAX_LIMIT,
@@ -91,6 +92,7 @@ export type {
   ServerDiagnosticsParams,
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
+export type { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 export type {
   CommandListParams,
   CommandListResult,
@@ -140,6 +142,7 @@ export type {
   ServerRequestCancelledNotification,
   ThreadDeletedNotification,
   ThreadReplacedNotification,
+  ThreadShellOutputNotification,
   ThreadStartedNotification,
   ThreadStatusChangedNotification,
   ThreadTokenUsageUpdatedNotification,

@@ -32,3 +32,6 @@ export const RESPONSE_ENVELOPE_RESERVE_BYTES = 8 * 1024;
 
 /** Turns per history page. */
 export const HISTORY_PAGE_TURNS = 50;
+
+/** Longest `thread/shell/run` command text. */
+export const MAX_SHELL_COMMAND_CHARS = 65_536;

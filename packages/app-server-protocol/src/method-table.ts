@@ -29,6 +29,7 @@ import {
   ServerDiagnosticsParams,
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
+import { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 import {
   CommandListParams,
   CommandListResult,
@@ -78,6 +79,7 @@ import {
   ServerRequestCancelledNotification,
   ThreadDeletedNotification,
   ThreadReplacedNotification,
+  ThreadShellOutputNotification,
   ThreadStartedNotification,
   ThreadStatusChangedNotification,
   ThreadTokenUsageUpdatedNotification,
@@ -102,6 +104,7 @@ export const CLIENT_REQUESTS = {
   "thread/unarchive": { params: ThreadUnarchiveParams, result: ThreadUnarchiveResult },
   "thread/delete": { params: ThreadDeleteParams, result: ThreadDeleteResult },
   "thread/settings/update": { params: ThreadSettingsUpdateParams, result: ThreadSettingsUpdateResult },
+  "thread/shell/run": { params: ThreadShellRunParams, result: ThreadShellRunResult },
   "model/list": { params: ModelListParams, result: ModelListResult },
   "turn/start": { params: TurnStartParams, result: TurnStartResult },
   "turn/steer": { params: TurnSteerParams, result: TurnSteerResult },
@@ -143,6 +146,7 @@ export const SERVER_NOTIFICATIONS = {
   "item/removed": ItemRemovedNotification,
   "item/agentMessage/delta": ItemAgentMessageDeltaNotification,
   "item/reasoning/delta": ItemReasoningDeltaNotification,
+  "thread/shell/output": ThreadShellOutputNotification,
   warning: WarningNotification,
   error: ErrorNotification,
   "serverRequest/cancelled": ServerRequestCancelledNotification,

@@ -86,6 +86,14 @@ export type ItemAgentMessageDeltaNotification = Static<typeof ItemAgentMessageDe
 export const ItemReasoningDeltaNotification = Delta;
 export type ItemReasoningDeltaNotification = Static<typeof ItemReasoningDeltaNotification>;
 
+/** Output so far of a running `thread/shell/run`, to the thread's subscribers. */
+export const ThreadShellOutputNotification = Type.Object({
+  threadId: ThreadId,
+  shellId: Type.Optional(Type.String()),
+  output: Type.String(),
+});
+export type ThreadShellOutputNotification = Static<typeof ThreadShellOutputNotification>;
+
 /** A warning; with `threadId` it went to that thread's subscribers only. */
 export const WarningNotification = Type.Object({ ...Warning.properties, threadId: Type.Optional(ThreadId) });
 export type WarningNotification = Static<typeof WarningNotification>;

@@ -49,6 +49,7 @@ export {
   ServerDiagnosticsParams,
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
+export { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 export {
   CommandListParams,
   CommandListResult,
@@ -98,6 +99,7 @@ export {
   ServerRequestCancelledNotification,
   ThreadDeletedNotification,
   ThreadReplacedNotification,
+  ThreadShellOutputNotification,
   ThreadStartedNotification,
   ThreadStatusChangedNotification,
   ThreadTokenUsageUpdatedNotification,

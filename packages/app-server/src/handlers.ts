@@ -151,6 +151,7 @@ export const HANDLERS: HandlerTable = {
   "thread/unarchive": (p, c, ctx) => ctx.threads.unarchiveThread(p, c),
   "thread/delete": (p, c, ctx) => ctx.threads.deleteThread(p, c),
   "thread/settings/update": (p, c, ctx) => ctx.threads.updateSettings(p, c),
+  "thread/shell/run": (p, c, ctx) => ctx.threads.runShell(p, c),
   "model/list": (p, c, ctx) => ctx.threads.listModels(p, c),
   "command/list": (p, c, ctx) => ctx.threads.listCommands(p, c),
   "mcpServer/list": (p, c, ctx) => ctx.threads.listMcpServers(p, c),

@@ -64,6 +64,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     interruptTurn: call("interruptTurn"),
     addToQueue: call("addToQueue"),
     removeFromQueue: call("removeFromQueue"),
+    runShell: call("runShell"),
     attachServerRequests(value) {
       port = value;
       inner?.attachServerRequests(value);

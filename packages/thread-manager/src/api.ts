@@ -32,6 +32,8 @@ import type {
   ThreadResumeResult,
   ThreadSettingsUpdateParams,
   ThreadSettingsUpdateResult,
+  ThreadShellRunParams,
+  ThreadShellRunResult,
   ThreadStartParams,
   ThreadStartResult,
   ThreadUnarchiveParams,
@@ -112,6 +114,8 @@ export interface ThreadManagerApi {
   interruptTurn(params: TurnInterruptParams, caller: Caller): Promise<TurnInterruptResult>;
   addToQueue(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult>;
   removeFromQueue(params: TurnQueueRemoveParams, caller: Caller): Promise<TurnQueueRemoveResult>;
+  /** `thread/shell/run`: the user's own command through the thread's bash tool. */
+  runShell(params: ThreadShellRunParams, caller: Caller): Promise<ThreadShellRunResult>;
 
   /** The server hands the manager its way to ask clients (approvals); called once at server creation. */
   attachServerRequests(port: ServerRequestPort): void;

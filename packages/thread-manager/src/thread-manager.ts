@@ -429,6 +429,7 @@ export class ThreadManager implements ThreadManagerApi {
     wire(() => this.turns.queueAdd(params, caller));
   removeFromQueue: ThreadManagerApi["removeFromQueue"] = (params, caller) =>
     wire(() => this.turns.queueRemove(params, caller));
+  runShell: ThreadManagerApi["runShell"] = (params, caller) => wire(() => this.turns.shell(params, caller));
 
   attachServerRequests(port: ServerRequestPort): void {
     this.port = port;

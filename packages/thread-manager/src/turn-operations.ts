@@ -6,6 +6,8 @@ import type { Model } from "@knightcode/ai";
 import {
   AppServerError,
   type ModelRef,
+  type ThreadShellRunParams,
+  type ThreadShellRunResult,
   type TurnInterruptParams,
   type TurnInterruptResult,
   type TurnQueueAddParams,
@@ -20,6 +22,7 @@ import {
 import type { Caller } from "./api.ts";
 import { callHook } from "./extension-hooks.ts";
 import { resolveImages } from "./image-inputs.ts";
+import { runShellCommand } from "./shell-run.ts";
 import { parseSlashCommand } from "./slash-command-parse.ts";
 import { runSlashCommand } from "./slash-commands.ts";
 import type { ThreadCreation } from "./thread-creation.ts";
@@ -242,6 +245,17 @@ export class TurnOperations {
     if (runtime.busy) runtime.publishQueue();
     else await drainQueue(runtime, this.env, () => this.usableModel(runtime));
     return { queueId };
+  }
+
+  /** `thread/shell/run`: a user command between turns; queued inputs start once it is done. */
+  async shell(params: ThreadShellRunParams, caller: Caller): Promise<ThreadShellRunResult> {
+    const runtime = await this.host.runtime(params.threadId, caller);
+    runtime.subscribe(caller.connectionId);
+    const result = await runShellCommand(runtime, this.env, params);
+    if (!runtime.closed && !runtime.busy && runtime.queue.length > 0) {
+      await drainQueue(runtime, this.env, () => this.usableModel(runtime));
+    }
+    return result;
   }
 
   async queueRemove(params: TurnQueueRemoveParams, _caller: Caller): Promise<TurnQueueRemoveResult> {

@@ -11,6 +11,7 @@ import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { Footer } from "./footer.ts";
 import { SessionView } from "./session-view.ts";
+import { runShell } from "./shell-command.ts";
 import { type Choice, type ChoiceAnswer, ChoicePrompt } from "./ui/choice-prompt.ts";
 import { isKey } from "./ui/keys.ts";
 import type { PromptEditor } from "./ui/prompt-editor.ts";
@@ -194,6 +195,10 @@ export class InteractiveApp {
       const name = text.slice(1, space < 0 ? undefined : space);
       const args = space < 0 ? "" : text.slice(space + 1).trim();
       if (await this.request(() => this.runCommand(this, name, args))) return;
+    }
+    if (how === "enter" && text.startsWith("!") && text.replace(/^!!?/, "").trim() !== "") {
+      await this.request(() => runShell(this, threadId, text));
+      return;
     }
     const running = this.session.runningTurnId;
     await this.request(async () => {

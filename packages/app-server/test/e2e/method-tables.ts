@@ -16,6 +16,7 @@ export const WELL_FORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "command/list": { cwd: "/" },
   "thread/delete": { threadId: "nope" },
   "server/diagnostics": {},
+  "thread/shell/run": { threadId: "nope", command: "true" },
 };
 
 /** Params each method's validator refuses. */
@@ -29,4 +30,5 @@ export const MALFORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "command/list": { cwd: 7 },
   "thread/delete": {},
   "server/diagnostics": [],
+  "thread/shell/run": { threadId: "t", command: "" },
 };

@@ -218,6 +218,11 @@ export class FakeThreadManager implements ThreadManagerApi {
   removeFromQueue(params: { threadId: string }) {
     return this.maybeHang("turn/queue/remove", () => this.needThen(params.threadId, { removed: false }));
   }
+  runShell(params: { threadId: string }) {
+    return this.maybeHang("thread/shell/run", () =>
+      this.needThen(params.threadId, { output: "", exitCode: 0, cancelled: false, truncated: false }),
+    );
+  }
   attachServerRequests(port: ServerRequestPort): void {
     this.port = port;
   }
