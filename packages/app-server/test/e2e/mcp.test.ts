@@ -7,7 +7,12 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AppServerClient, ThreadItem, TurnCompletedNotification } from "@knightcode/app-server-protocol";
+import type {
+  AppServerClient,
+  ThreadItem,
+  TurnCompletedNotification,
+  WarningNotification,
+} from "@knightcode/app-server-protocol";
 import {
   everythingServer,
   exitsDuringCallServer,
@@ -188,7 +193,7 @@ for (const target of TARGETS) {
             message: 'MCP server "stuck" could not start: did not finish starting within 300 ms',
           },
         ]);
-        const warned = nextNotification(server.client, "warning", (p: { message: string }) =>
+        const warned = nextNotification<WarningNotification>(server.client, "warning", (p) =>
           p.message.includes("crashy"),
         );
         server.mock.enqueue(
