@@ -67,7 +67,8 @@ beforeAll(async () => {
   installLog = await runInstall(["--prefix", prefix], freshHome("installer-home"));
 }, 120_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// two 120 MB binaries; removing them can take a while on a busy disk
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 describe("scripts/install.sh", () => {
   test("--prefix DIR installs an executable DIR/bin/knightcode and says the bin dir is not on PATH", () => {

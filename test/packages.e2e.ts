@@ -75,7 +75,8 @@ beforeAll(async () => {
   writeFileSync(join(project, "package.json"), '{ "name": "consumer", "private": true, "type": "module" }\n');
 }, 120_000);
 
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// the consumer project holds a full node_modules; removing it can take a while on a busy disk
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 describe("packed packages", () => {
   test("every tarball has a version, a license, files, exports with types, and no workspace: range", () => {
