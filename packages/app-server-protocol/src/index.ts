@@ -185,6 +185,7 @@ export type {
   ThinkingLevel,
   Thread,
   ThreadItem,
+  ThreadSandbox,
   ThreadStatus,
   ThreadSummary,
   TokenUsage,

@@ -133,6 +133,7 @@ export {
   ThinkingLevel,
   Thread,
   ThreadItem,
+  ThreadSandbox,
   ThreadStatus,
   ThreadSummary,
   TokenUsage,

@@ -66,12 +66,32 @@ export const ThreadSummary = Type.Object({
 });
 export type ThreadSummary = Static<typeof ThreadSummary>;
 
+/**
+ * Where a loaded thread's tools run. `bubblewrap`: each tool call inside the thread's
+ * sandbox; `process`: the whole server runs inside one (`knightcode --sandbox=process`);
+ * `unavailable`: a sandbox was asked for and could not start, so every tool call fails
+ * (see the `sandbox` warning); `off`: on the host, with credential hygiene only.
+ * `network` says whether tool processes can reach the network.
+ */
+export const ThreadSandbox = Type.Object({
+  mode: Type.Union([
+    Type.Literal("off"),
+    Type.Literal("bubblewrap"),
+    Type.Literal("process"),
+    Type.Literal("unavailable"),
+  ]),
+  network: Type.Union([Type.Literal("off"), Type.Literal("on")]),
+});
+export type ThreadSandbox = Static<typeof ThreadSandbox>;
+
 /** A thread with its current settings. */
 export const Thread = Type.Object({
   ...ThreadSummary.properties,
   model: Type.Optional(ModelRef),
   thinkingLevel: Type.Optional(ThinkingLevel),
   approvalMode: Type.Optional(ApprovalMode),
+  /** Present on loaded threads. */
+  sandbox: Type.Optional(ThreadSandbox),
 });
 export type Thread = Static<typeof Thread>;
 
@@ -230,6 +250,7 @@ export const WarningSource = Type.Union([
   Type.Literal("trust"),
   Type.Literal("server"),
   Type.Literal("mcp"),
+  Type.Literal("sandbox"),
 ]);
 
 export const Warning = Type.Object({

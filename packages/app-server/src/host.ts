@@ -29,7 +29,6 @@ import { readConfig, resolveAgentDir } from "@knightcode/config";
 import { createExtensionHostFactory } from "@knightcode/extensions";
 import {
   createThreadManager,
-  localToolBackendFactory,
   type ThreadManagerApi,
 } from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
@@ -45,6 +44,10 @@ export interface ServerHostOptions {
   /** `-e` paths, already absolute. */
   extensionPaths?: string[];
   env?: Record<string, string | undefined>;
+  /** `--sandbox`: every thread's tools run in its own bubblewrap sandbox. */
+  sandbox?: boolean;
+  /** The server runs inside a process-wide sandbox (`knightcode --sandbox=process`). */
+  processSandbox?: boolean;
 }
 
 /** What a server needs from its host. */
@@ -106,7 +109,9 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     env,
     models,
     tools: builtInTools,
-    toolBackend: localToolBackendFactory({ env }),
+    toolEnv: env,
+    ...(options.sandbox === true ? { sandbox: true } : {}),
+    ...(options.processSandbox === true ? { processSandbox: true } : {}),
     extensionHostFactory: createExtensionHostFactory(),
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),

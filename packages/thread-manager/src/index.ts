@@ -44,11 +44,12 @@ export {
 export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export { IDLE_UNLOAD_MS } from "./thread-registry.ts";
 export {
-  localToolBackendFactory,
+  isolatedToolBackendFactory,
   shellEnvironmentAllow,
   type ThreadToolBackend,
   type ToolBackendFactory,
   type ToolBackendRequest,
+  type ToolIsolationOptions,
 } from "./tool-backend.ts";
 export {
   collectTools,

@@ -32,6 +32,12 @@ export interface ThreadManagerOptions {
    * backend with credential hygiene, or `toolOperations` when given.
    */
   toolBackend?: ToolBackendFactory;
+  /** The environment tool processes start from (without credentials); this process's by default. */
+  toolEnv?: Record<string, string | undefined>;
+  /** `--sandbox`: every thread's tools run in its own bubblewrap sandbox. */
+  sandbox?: boolean;
+  /** The server runs inside a process-wide sandbox (`knightcode --sandbox=process`). */
+  processSandbox?: boolean;
   /**
    * The home the tools expand `~` with (approvals judge `~/x` there). Also the default
    * tools' home when no `toolOperations` are given; set it when custom `tools` use

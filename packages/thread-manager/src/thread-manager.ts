@@ -120,7 +120,15 @@ export class ThreadManager implements ThreadManagerApi {
       models: this.models,
       extensionActions: this.extensionActions(),
       ...(options.extensionHostFactory ? { extensionHostFactory: options.extensionHostFactory } : {}),
-      toolBackend: threadToolBackendFactory(options),
+      toolBackend: threadToolBackendFactory({
+        ...options,
+        env: options.toolEnv,
+        hiddenDirs: () => [
+          this.ctx.agentDir,
+          ...(this.ctx.sessionDir === undefined ? [] : [this.ctx.sessionDir]),
+          ...this.dirs.roots(),
+        ],
+      }),
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
       ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
       mcpHub: this.mcpHub,

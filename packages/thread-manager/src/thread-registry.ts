@@ -30,7 +30,11 @@ import {
   readProjectSettings,
 } from "./thread-loader.ts";
 import { type RuntimeHost, ThreadRuntime } from "./thread-runtime.ts";
-import { localToolBackendFactory, type ThreadToolBackend, type ToolBackendFactory } from "./tool-backend.ts";
+import {
+  isolatedToolBackendFactory,
+  type ThreadToolBackend,
+  type ToolBackendFactory,
+} from "./tool-backend.ts";
 import type { ThreadToolSourceFactory, ToolSourceContext } from "./tool-sources.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
@@ -135,7 +139,7 @@ export class ThreadRegistry {
     const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
     let tools: ThreadToolBackend;
     try {
-      tools = await (this.options.toolBackend ?? localToolBackendFactory())({
+      tools = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
         cwd: session.header.cwd,
         globalSettings: project.globalSettings,
         projectSettings: project.projectSettings,

@@ -139,7 +139,12 @@ export class ThreadRuntime {
   };
   idleTimer: ClockTimer | undefined;
   /** The operations this thread's tools and `!` commands act through, chosen at load. */
-  tools: ThreadToolBackend = { ops: undefined, warnings: [], dispose: async () => {} };
+  tools: ThreadToolBackend = {
+    ops: undefined,
+    sandbox: { mode: "off", network: "on" },
+    warnings: [],
+    dispose: async () => {},
+  };
   /** Per-thread tools beyond the environment's (MCP servers first, then the manager's sources). */
   toolSources: ThreadToolSource[] = [];
   /** The thread's MCP servers, also among `toolSources`. */
@@ -318,6 +323,7 @@ export class ThreadRuntime {
     if (this.session.name !== undefined) thread.name = this.session.name;
     if (header.forkedFromId !== undefined) thread.forkedFromId = header.forkedFromId;
     if (this.settings.model) thread.model = this.settings.model;
+    thread.sandbox = this.tools.sandbox;
     return thread;
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * The sandbox's view of the file system, planned from paths alone (pure), then turned
+ * into bubblewrap arguments. Order matters: later mounts cover earlier ones.
+ *
+ * 1. the whole system read-only, a fresh /dev and /proc, a private /tmp;
+ * 2. every home (`$HOME` and the account's home) replaced by an empty tmpfs;
+ * 3. hidden dirs that contain a mounted path go first, so the mount shows through;
+ * 4. read-only extras and the runtime the helper needs (bun, our sources), then the
+ *    writable roots (the thread's cwd, `extraWritable`);
+ * 5. the remaining hidden dirs (agent dir, session dirs, ~/.ssh & co. when a writable
+ *    root contains them), `.git` of each writable root, and files whose other hard
+ *    links lead outside, each read-only on top.
+ */
+import { dirname, join, relative, sep } from "node:path";
+import type { SandboxNetwork } from "./settings.ts";
+
+/** Secret folders below a home that stay hidden even when a writable root contains them. */
+export const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube", ".netrc"];
+
+/** Everything the mounts are planned from; paths are absolute and exist unless noted. */
+export interface MountPlanInput {
+  /** The thread's cwd: the first writable root and the helper's working directory. */
+  cwd: string;
+  /** Homes to replace with an empty tmpfs (may not exist). */
+  homes: string[];
+  /** Folders that must not be visible (agent dir, session dirs); missing ones are skipped by the caller. */
+  hidden: string[];
+  /** Files that must not be visible (a `~/.netrc` inside a writable root); shown as empty. */
+  hiddenFiles: string[];
+  extraWritable: string[];
+  /** Read-only paths (`extraReadable`, the runtime); may not exist. */
+  readable: string[];
+  /** `.git` paths of writable roots to keep read-only. */
+  gitPaths: string[];
+  /** Files (or folders of them) whose other hard links lead outside the writable roots. */
+  readOnly: string[];
+  network: SandboxNetwork;
+}
+
+/** Whether `child` is `parent` or inside it. */
+export function isWithin(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+}
+
+/** The bubblewrap arguments (before the command) for a plan. */
+export function bwrapArgs(plan: MountPlanInput): string[] {
+  const args = [
+    "--die-with-parent",
+    // A new session: the sandbox cannot inject keystrokes into the terminal (TIOCSTI).
+    "--new-session",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    ...(plan.network === "off" ? ["--unshare-net"] : []),
+    "--hostname",
+    "knightcode-sandbox",
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+  ];
+  for (const home of plan.homes) args.push("--tmpfs", home);
+  const writable = [plan.cwd, ...plan.extraWritable];
+  const mounted = [...writable, ...plan.readable];
+  const coversMount = (dir: string) => mounted.some((m) => isWithin(m, dir));
+  for (const dir of plan.hidden.filter(coversMount)) args.push("--tmpfs", dir);
+  for (const path of plan.readable) args.push("--ro-bind-try", path, path);
+  for (const path of writable) args.push("--bind", path, path);
+  for (const dir of plan.hidden.filter((d) => !coversMount(d))) args.push("--tmpfs", dir);
+  for (const file of plan.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
+  for (const path of [...plan.gitPaths, ...plan.readOnly]) args.push("--ro-bind", path, path);
+  args.push("--cap-drop", "ALL", "--chdir", plan.cwd);
+  return args;
+}
+
+/** Home secrets that a writable root exposes again, as absolute paths (existence unchecked). */
+export function exposedHomeSecrets(homes: readonly string[], writable: readonly string[]): string[] {
+  return homes
+    .flatMap((home) => HOME_SECRETS.map((secret) => join(home, secret)))
+    .filter((path) => writable.some((root) => isWithin(path, root)));
+}
+
+/**
+ * Collapses a long list of files into at most `max` entries by replacing the deepest
+ * paths with their folders, never climbing to a root itself, so one bwrap call stays
+ * small even when a dependency folder is full of hard links (bun installs them).
+ */
+export function collapsePaths(paths: readonly string[], roots: readonly string[], max: number): string[] {
+  let current = [...new Set(paths)];
+  const depth = (p: string) => p.split(sep).length;
+  while (current.length > max) {
+    const deepest = Math.max(...current.map(depth));
+    const next = new Set<string>();
+    let changed = false;
+    for (const path of current) {
+      const parent = dirname(path);
+      if (depth(path) === deepest && !roots.includes(path) && !roots.includes(parent)) {
+        next.add(parent);
+        changed = true;
+      } else next.add(path);
+    }
+    // Drop entries inside a folder that is now mounted as a whole.
+    const folders = [...next];
+    current = folders.filter((p) => !folders.some((q) => q !== p && isWithin(p, q)));
+    if (!changed) break;
+  }
+  return current.sort();
+}
