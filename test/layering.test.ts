@@ -20,6 +20,11 @@ const RANK: Record<string, number> = {
   "@knightcode/app-server": 5,
   "@knightcode/acp": 6,
   knightcode: 7,
+  "@knightcode/sandbox": 2,
+  "@knightcode/thread-manager": 3,
+  "@knightcode/app-server": 4,
+  "@knightcode/acp": 5,
+  knightcode: 6,
 };
 
 const root = join(import.meta.dir, "..");

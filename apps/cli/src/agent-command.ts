@@ -47,6 +47,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     ...(sessionDir === undefined ? {} : { sessionDir }),
     noSession: options.noSession,
     clientName: interactive ? "knightcode-tui" : "knightcode-print",
+    ...(options.sandbox === "tools" ? { sandbox: true } : {}),
   });
   if (interactive) {
     const { runInteractive } = await import("./interactive/run-interactive.ts");

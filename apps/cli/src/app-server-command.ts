@@ -7,9 +7,18 @@ import { keepConsoleOffStdout, serveStdio } from "@knightcode/app-server";
 import { startLazyHost } from "./lazy-host.ts";
 
 /** Runs the server on stdin/stdout until shutdown ends the process. */
-export async function runAppServer(options: { extensions: string[]; sessionDir?: string }): Promise<void> {
+export async function runAppServer(options: {
+  extensions: string[];
+  sessionDir?: string;
+  sandbox?: "tools" | "process";
+}): Promise<void> {
   // before anything loads that might log: stdout is the protocol's
   keepConsoleOffStdout();
-  const host = startLazyHost({ cwd: process.cwd(), ...options });
+  const { sandbox, ...rest } = options;
+  const host = startLazyHost({
+    cwd: process.cwd(),
+    ...rest,
+    ...(sandbox === "tools" ? { sandbox: true } : {}),
+  });
   await serveStdio({ ...host.serverOptions, onShutdown: host.dispose });
 }

@@ -12,7 +12,7 @@ export const USAGE = `Usage:
   knightcode -p [options] [prompt]
       Print mode: run one turn, print the final answer on stdout and exit. The prompt may
       also come from piped stdin. Exit code 1 when the turn fails.
-  knightcode app-server [-e <extension>]... [--session-dir <dir>]
+  knightcode app-server [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]]
       Serve the JSON-lines app-server protocol on stdin/stdout.
   knightcode acp [--session-dir <dir>]
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
@@ -32,6 +32,9 @@ Options:
   -e, --extension <path>       load an extension (repeatable)
   --session-dir <dir>          store sessions in <dir> (one flat directory)
   --no-session                 write no session file at all
+  --sandbox                    run every tool call in a bubblewrap sandbox over the project
+  --sandbox=process            run all of KnightCode inside bubblewrap (project and a
+                               private agent dir writable)
   --version                    print the version and exit
   -h, --help                   print this help and exit
 `;
@@ -54,14 +57,19 @@ export interface AgentOptions {
   extensions: string[];
   sessionDir?: string;
   noSession: boolean;
+  /** `--sandbox` (tools) or `--sandbox=process` (the whole process). */
+  sandbox?: SandboxFlag;
 }
+
+/** Where `--sandbox` puts the boundary. */
+export type SandboxFlag = "tools" | "process";
 
 /** A parsed command line. */
 export type Command =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "agent"; options: AgentOptions }
-  | { kind: "appServer"; extensions: string[]; sessionDir?: string }
+  | { kind: "appServer"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
   | { kind: "acp"; sessionDir?: string }
   | { kind: "demo" }
   | { kind: "error"; message: string };
@@ -93,11 +101,25 @@ export function parseArgs(argv: readonly string[]): Command {
   }
 }
 
+/** `--sandbox` and `--sandbox=process`; an error message for any other value. */
+export function sandboxFlag(inline: string | undefined): SandboxFlag | { error: string } {
+  if (inline === undefined) return "tools";
+  if (inline === "process") return "process";
+  return { error: `--sandbox takes no value or =process, not '${inline}'` };
+}
+
 function parseAppServer(rest: readonly string[]): Command {
   const extensions: string[] = [];
   let sessionDir: string | undefined;
+  let sandbox: SandboxFlag | undefined;
   for (let i = 0; i < rest.length; i++) {
     const { arg, name, inline } = splitFlag(rest[i]!);
+    if (name === "--sandbox") {
+      const flag = sandboxFlag(inline);
+      if (typeof flag === "object") return { kind: "error", message: flag.error };
+      sandbox = flag;
+      continue;
+    }
     if (name === "-e" || name === "--extension" || name === "--session-dir") {
       const value = inline ?? rest[++i];
       if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
@@ -107,9 +129,12 @@ function parseAppServer(rest: readonly string[]): Command {
     }
     return { kind: "error", message: `unknown option '${arg}'` };
   }
-  return sessionDir === undefined
-    ? { kind: "appServer", extensions }
-    : { kind: "appServer", extensions, sessionDir };
+  return {
+    kind: "appServer",
+    extensions,
+    ...(sessionDir === undefined ? {} : { sessionDir }),
+    ...(sandbox === undefined ? {} : { sandbox }),
+  };
 }
 
 const VALUE_FLAGS = new Set([
@@ -150,6 +175,12 @@ function parseAgent(argv: readonly string[]): Command {
       if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
       const problem = applyValue(options, name, value);
       if (problem !== undefined) return { kind: "error", message: problem };
+      continue;
+    }
+    if (name === "--sandbox") {
+      const flag = sandboxFlag(inline);
+      if (typeof flag === "object") return { kind: "error", message: flag.error };
+      options.sandbox = flag;
       continue;
     }
     if (inline !== undefined) return { kind: "error", message: `${name} takes no value` };

@@ -11,12 +11,15 @@ import {
   type ConfigPort,
   createLazyThreadManager,
 } from "@knightcode/app-server";
+import { insideProcessSandbox } from "./process-sandbox.ts";
 
 /** Where the host reads extensions and keeps sessions; paths relative to `cwd`. */
 export interface LazyHostOptions {
   cwd: string;
   extensions: readonly string[];
   sessionDir?: string;
+  /** `--sandbox`: each thread's tools run in its own bubblewrap sandbox. */
+  sandbox?: boolean;
 }
 
 /** Server options over a host that is still loading, plus its disposal. */
@@ -31,6 +34,8 @@ export function startLazyHost(options: LazyHostOptions): LazyHost {
     createServerHost({
       extensionPaths: options.extensions.map((path) => resolve(options.cwd, path)),
       ...(options.sessionDir === undefined ? {} : { sessionDir: resolve(options.cwd, options.sessionDir) }),
+      ...(options.sandbox === true ? { sandbox: true } : {}),
+      ...(insideProcessSandbox() ? { processSandbox: true } : {}),
     }),
   );
   const config: ConfigPort = {

@@ -4,6 +4,13 @@ import packageJson from "../package.json" with { type: "json" };
 import { parseArgs, USAGE } from "./args.ts";
 
 const command = parseArgs(process.argv.slice(2));
+const processSandbox =
+  (command.kind === "agent" && command.options.sandbox === "process") ||
+  (command.kind === "appServer" && command.sandbox === "process");
+if (processSandbox && process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1") {
+  const { runInProcessSandbox } = await import("./process-sandbox.ts");
+  process.exit(await runInProcessSandbox(process.argv.slice(2)));
+}
 switch (command.kind) {
   case "help":
     process.stdout.write(USAGE);

@@ -18,6 +18,8 @@ export interface TerminalClientOptions {
   /** `--no-session`: transcripts go to a private temporary folder removed on close. */
   noSession: boolean;
   clientName: string;
+  /** `--sandbox`: each thread's tools run in its own bubblewrap sandbox. */
+  sandbox?: boolean;
 }
 
 /** A connected client plus the teardown that flushes sessions and releases the host. */
@@ -39,6 +41,7 @@ export async function connectTerminalClient(options: TerminalClientOptions): Pro
       : options.sessionDir !== undefined
         ? { sessionDir: options.sessionDir }
         : {}),
+    ...(options.sandbox === true ? { sandbox: true } : {}),
   });
   const connection = await createInProcessClient({
     ...host.serverOptions,

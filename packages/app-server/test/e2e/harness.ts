@@ -39,6 +39,8 @@ export interface E2EServer extends AsyncDisposable {
   readonly mock: MockModelServer;
   /** A further initialized connection to the same server (in-process only: stdio has one per process). */
   connect?(init?: Partial<InitializeParams>): Promise<AppServerClient>;
+  /** The server's process ID (the child's on stdio, this process's in-process). */
+  readonly pid: number;
   /** Child stderr so far (stdio only). */
   stderr(): string;
   /** Sends a signal to the server process (stdio only). */
@@ -200,6 +202,7 @@ const stdio: Target = {
     };
     return {
       kind: "stdio",
+      pid: child.pid,
       client,
       agent,
       mock,
@@ -273,6 +276,7 @@ const inProcess: Target = {
     };
     return {
       kind: "in-process",
+      pid: process.pid,
       client: first.client,
       agent,
       mock,
