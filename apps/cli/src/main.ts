@@ -3,6 +3,9 @@
 import packageJson from "../package.json" with { type: "json" };
 import { parseArgs, USAGE } from "./args.ts";
 
+// A compiled binary is its own sandbox helper (from source the helper runs as a script).
+if (process.argv[2] === "__sandbox-helper") await import("@knightcode/sandbox/helper");
+
 const command = parseArgs(process.argv.slice(2));
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||

@@ -42,6 +42,10 @@ export interface SandboxOperations extends ToolOperations {
 // below a hidden home.
 const WORKSPACE_ROOT = resolve(import.meta.dir, "..", "..", "..");
 const HELPER_MAIN = join(import.meta.dir, "helper-main.ts");
+// From source the helper is a script; a compiled `knightcode` binary runs it as a hidden subcommand.
+const HELPER_COMMAND = existsSync(HELPER_MAIN)
+  ? [process.execPath, HELPER_MAIN]
+  : [process.execPath, "__sandbox-helper"];
 
 interface Pending {
   resolve(frame: Frame): void;
@@ -192,7 +196,7 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
   const start = async (readOnly: string[]): Promise<Helper> => {
     if (disposed) throw new Error("This thread's sandbox was released.");
     const next = Helper.start(
-      [options.bwrap, ...bwrapArgs(plan(readOnly)), "--", process.execPath, HELPER_MAIN],
+      [options.bwrap, ...bwrapArgs(plan(readOnly)), "--", ...HELPER_COMMAND],
       env,
       readOnly,
     );
