@@ -15,16 +15,12 @@ const RANK: Record<string, number> = {
   "@knightcode/agent": 1,
   "@knightcode/compaction": 2,
   "@knightcode/mcp": 2,
+  "@knightcode/sandbox": 2,
   "@knightcode/extensions": 3,
   "@knightcode/thread-manager": 4,
   "@knightcode/app-server": 5,
   "@knightcode/acp": 6,
   knightcode: 7,
-  "@knightcode/sandbox": 2,
-  "@knightcode/thread-manager": 3,
-  "@knightcode/app-server": 4,
-  "@knightcode/acp": 5,
-  knightcode: 6,
 };
 
 const root = join(import.meta.dir, "..");

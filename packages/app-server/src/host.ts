@@ -27,10 +27,7 @@ import {
 } from "@knightcode/ai";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
 import { createExtensionHostFactory } from "@knightcode/extensions";
-import {
-  createThreadManager,
-  type ThreadManagerApi,
-} from "@knightcode/thread-manager";
+import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
 import { createConfigPort } from "./config-port.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
