@@ -136,7 +136,7 @@ export function createTurnAgent(
       : {}),
     beforeModelCall: async ({ messages, signal }) => {
       // Per-thread sources may have changed (an MCP server's tools/list_changed, one that died).
-      if (runtime.toolSources.length > 0) agent.options.tools = await runtime.turnTools(tools.base);
+      if (runtime.toolSources.length > 0) agent.options.tools = await runtime.withSourceTools(tools.base);
       // Extension messages sent during the run join the context before this request.
       const injected = running.pendingCustomMessages.splice(0);
       for (const message of injected) runtime.append({ type: "custom_message", ...message });

@@ -136,6 +136,8 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
               approvalMode: old.settings.approvalMode,
               thinkingLevel: old.settings.thinkingLevel,
               ...(old.model ? { model: { provider: old.model.provider, id: old.model.id } } : {}),
+              // The client's MCP servers (an editor's) belong to the conversation, not one thread.
+              ...(old.mcp?.clientServers ? { mcpServers: old.mcp.clientServers } : {}),
             },
             caller,
           )
@@ -143,6 +145,7 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
             old.session,
             caller,
             req.command.args === "" ? undefined : req.command.args,
+            old.mcp?.clientServers,
           );
   } finally {
     if (!old.closed) old.release();

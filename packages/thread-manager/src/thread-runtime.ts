@@ -255,7 +255,7 @@ export class ThreadRuntime {
   }
 
   /** A turn's tools: the environment's `base`, then the thread's tool sources'. */
-  turnTools(base: readonly AnyAgentTool[]): Promise<AnyAgentTool[]> {
+  withSourceTools(base: readonly AnyAgentTool[]): Promise<AnyAgentTool[]> {
     return collectTools(base, this.toolSources, (w) => this.warn(w));
   }
 

@@ -224,7 +224,7 @@ async function runTurnBody(
     let systemPrompt: string | undefined;
     if (!signal.aborted) {
       base = turnTools(env, runtime);
-      tools = await runtime.turnTools(base);
+      tools = await runtime.withSourceTools(base);
       systemPrompt = await env.systemPrompt(runtime, tools);
       const hook = hooks.beforeAgentStart;
       const answer = await callHook(

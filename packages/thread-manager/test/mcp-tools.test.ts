@@ -178,4 +178,21 @@ describe("MCP tools in threads", () => {
     await h.manager.closeAll();
     expect(h.manager.mcpHub.size).toBe(0);
   });
+
+  test("/new and /fork carry the client's servers over to the thread that replaces the old one", async () => {
+    await using h = await createHarness();
+    const caller = h.desktop();
+    const { thread } = await h.manager.startThread(
+      { cwd: h.dir.cwd, mcpServers: { everything: everythingServer({ tools: ["echo"] }) } },
+      caller,
+    );
+    const fresh = await h.manager.startTurn({ threadId: thread.id, text: "/new" }, caller);
+    expect(fresh.status).toBe("handled");
+    expect(fresh.threadId).not.toBe(thread.id);
+    const forked = await h.manager.startTurn({ threadId: fresh.threadId, text: "/fork branch" }, caller);
+    for (const threadId of [fresh.threadId, forked.threadId]) {
+      const { servers } = await h.manager.listMcpServers({ threadId }, caller);
+      expect(servers.map((s) => [s.name, s.origin, s.state])).toEqual([["everything", "thread", "ready"]]);
+    }
+  });
 });
