@@ -82,12 +82,16 @@ async function attempt<M extends RoleMessage>(
             started,
             ...(event.retryAfterMs !== undefined ? { retryAfterMs: event.retryAfterMs } : {}),
           };
-        default:
+        default: {
           if (!started) {
             started = true;
             emit({ type: "message_start", message: event.partial });
           }
           emit({ type: "message_update", message: event.partial, event });
+          const wait = outputRoom(options, signal);
+          // only a real wait awaits: an `await` per event would split output batches
+          if (wait !== undefined) await wait;
+        }
       }
     }
     return {
@@ -104,6 +108,23 @@ async function attempt<M extends RoleMessage>(
     const text = error instanceof Error ? error.message : String(error);
     return { message: failureMessage(options.model, text, "error"), started };
   }
+}
+
+/** Waits while the consumer of the events asks for it (`outputReady`), or until the turn is aborted. */
+function outputRoom<M extends RoleMessage>(
+  options: AgentOptions<M>,
+  signal: AbortSignal,
+): Promise<void> | undefined {
+  const wait = options.outputReady?.();
+  if (wait === undefined || signal.aborted) return undefined;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    void wait.then(done, done);
+  });
 }
 
 /** Streams one assistant message, retrying transient failures; resolves with the final message. */

@@ -133,6 +133,12 @@ export interface AgentOptions<M extends RoleMessage = Message> {
   /** Called when any message is final; may drop it. A dropped assistant message's tool calls never run. */
   onMessageEnd?: (message: M | Message) => MessageEndDecision | Promise<MessageEndDecision>;
   retry?: Partial<RetryOptions>;
+  /**
+   * Backpressure from whoever consumes the events: asked after each streamed event; while
+   * it returns a promise the loop reads no further event, and so (through the provider
+   * stream's own flow control) no further bytes of the model's response.
+   */
+  outputReady?: () => Promise<void> | undefined;
   /** Injectable wait for retry backoff; must reject when the signal aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   steeringMode?: QueueMode;

@@ -6,7 +6,7 @@ export { CredentialError, CredentialResolver, resolveKeyValue } from "./credenti
 export type { ProviderFailure } from "./errors.ts";
 export { classifyError, describeFailure, parseRetryAfter } from "./errors.ts";
 export type { AssistantMessageStreamController } from "./event-stream.ts";
-export { createAssistantMessageStream } from "./event-stream.ts";
+export { createAssistantMessageStream, STREAM_HIGH_WATER_EVENTS } from "./event-stream.ts";
 export { AssistantMessageBuilder, parseArguments, StreamCutError } from "./message-builder.ts";
 export { defaultModel, ModelRegistry } from "./model-registry.ts";
 export type { ModelOverride, ProviderConfig } from "./models-config.ts";

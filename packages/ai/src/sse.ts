@@ -141,12 +141,15 @@ function fieldValue(s: string, at: number, end: number): string | undefined {
  * Reads an SSE body to its end, calling `onEvent` synchronously for each event; `onEvent`
  * returns `true` to stop reading (the rest of the body is cancelled). A throw from
  * `onEvent` cancels the body and propagates. When `signal` fires the body is cancelled and
- * the signal's reason is thrown, so callers classify it as an abort.
+ * the signal's reason is thrown, so callers classify it as an abort. `ready` is asked
+ * before every read of the body; while it returns a promise the body is not read, which
+ * holds the sender back through the connection's flow control (backpressure).
  */
 export async function readServerSentEvents(
   body: ReadableStream<Uint8Array>,
   onEvent: (event: ServerSentEvent) => boolean,
   signal?: AbortSignal,
+  ready?: () => Promise<void> | undefined,
 ): Promise<void> {
   const reader = body.getReader();
   const text = new TextDecoder();
@@ -164,6 +167,11 @@ export async function readServerSentEvents(
   try {
     throwIfAborted();
     while (true) {
+      const wait = ready?.();
+      if (wait !== undefined) {
+        await waitOrAbort(wait, signal);
+        throwIfAborted();
+      }
       const { done, value } = await reader.read();
       throwIfAborted();
       if (done) break;
@@ -176,4 +184,18 @@ export async function readServerSentEvents(
     signal?.removeEventListener("abort", cancel);
     cancel();
   }
+}
+
+/** Settles with `wait`, or as soon as `signal` fires (the caller then throws its reason). */
+function waitOrAbort(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return wait;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    void wait.then(done, done);
+  });
 }

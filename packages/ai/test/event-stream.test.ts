@@ -1,5 +1,10 @@
 import { expect, test } from "bun:test";
-import { AssistantMessageBuilder, createAssistantMessageStream, DEMO_MODEL } from "../src/index.ts";
+import {
+  AssistantMessageBuilder,
+  createAssistantMessageStream,
+  DEMO_MODEL,
+  STREAM_HIGH_WATER_EVENTS,
+} from "../src/index.ts";
 
 test("events buffer until read, result settles on done, later pushes are ignored", async () => {
   const { stream, push } = createAssistantMessageStream();
@@ -41,4 +46,33 @@ test("broken tool-call JSON becomes empty arguments, not a throw", async () => {
   expect((await stream.result()).content).toEqual([
     { type: "toolCall", id: "c1", name: "ls", arguments: {} },
   ]);
+});
+
+test("ready() asks the producer to wait once a reading consumer falls behind, and frees it as it catches up", async () => {
+  const { stream, push, ready } = createAssistantMessageStream();
+  const builder = new AssistantMessageBuilder(DEMO_MODEL, push);
+  builder.start();
+  const i = builder.textStart();
+  // nobody iterates yet: a consumer that only awaits result() never holds the producer
+  for (let n = 0; n < STREAM_HIGH_WATER_EVENTS * 2; n++) builder.textDelta(i, "x");
+  expect(ready()).toBeUndefined();
+  const iterator = stream[Symbol.asyncIterator]();
+  await iterator.next();
+  const wait = ready();
+  expect(wait).toBeInstanceOf(Promise);
+  let freed = false;
+  void wait!.then(() => {
+    freed = true;
+  });
+  for (let n = 0; n < STREAM_HIGH_WATER_EVENTS * 2 && !freed; n++) await iterator.next();
+  await wait;
+  expect(freed).toBe(true);
+  expect(ready()).toBeUndefined();
+  // a consumer that stops iterating lets the producer go
+  for (let n = 0; n < STREAM_HIGH_WATER_EVENTS * 2; n++) builder.textDelta(i, "y");
+  const held = ready();
+  expect(held).toBeInstanceOf(Promise);
+  await iterator.return?.();
+  await held;
+  expect(ready()).toBeUndefined();
 });

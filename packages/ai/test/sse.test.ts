@@ -180,3 +180,46 @@ describe("readServerSentEvents", () => {
     expect(state.cancelled).toBe(true);
   });
 });
+
+describe("readServerSentEvents backpressure", () => {
+  test("while `ready` returns a promise the body is not read; it resumes when the promise settles", async () => {
+    const { body } = byteStream(["data: a\n\n", "data: b\n\n", "data: c\n\n"]);
+    const seen: string[] = [];
+    const gate = Promise.withResolvers<void>();
+    const asked = Promise.withResolvers<void>();
+    let open = false;
+    const read = readServerSentEvents(
+      body,
+      (e) => {
+        seen.push(e.data);
+        return false;
+      },
+      undefined,
+      () => {
+        if (seen.length === 0 || open) return undefined;
+        asked.resolve();
+        return gate.promise;
+      },
+    );
+    await asked.promise;
+    expect(seen).toEqual(["a"]);
+    open = true;
+    gate.resolve();
+    await read;
+    expect(seen).toEqual(["a", "b", "c"]);
+  });
+
+  test("an abort while waiting for `ready` ends the read with the signal's reason", async () => {
+    const { body, state } = byteStream(["data: a\n\n", "data: b\n\n"]);
+    const controller = new AbortController();
+    const read = readServerSentEvents(
+      body,
+      () => false,
+      controller.signal,
+      () => new Promise<void>(() => {}),
+    );
+    controller.abort(new Error("stop"));
+    await expect(read).rejects.toThrow("stop");
+    expect(state.cancelled).toBe(true);
+  });
+});

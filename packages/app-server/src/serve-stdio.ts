@@ -100,12 +100,13 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
   };
 
   transport.onInputEnded = () => stop("stdin closed");
+  // The client stopped reading: its connection is gone (stdout ends), so the server goes
+  // too, as on stdin EOF, instead of running on with nobody able to talk to it.
+  transport.onOverflow = () => stop("unread output passed the 64 MiB limit");
   if (options.handleSignals !== false) {
     process.once("SIGINT", () => stop("SIGINT"));
     process.once("SIGTERM", () => stop("SIGTERM"));
   }
-  const connection = await server.connect(transport, { clientKind: "desktop" });
-  // an aborted connection (unread output) leaves the server up until stdin closes
-  void connection;
+  await server.connect(transport, { clientKind: "desktop" });
   return finished;
 }

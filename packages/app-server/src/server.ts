@@ -192,6 +192,23 @@ export function createAppServer(options: AppServerOptions): AppServer {
       response.catch(() => {});
       return { response, cancel: () => connection.cancelRequest(sent.id) };
     },
+    outputReady(connectionIds) {
+      // only transports with a pipe behind them (stdio) push back; in-memory ones never wait.
+      // Asked after every streamed event, so the common case allocates nothing.
+      let first: Promise<void> | undefined;
+      let all: Promise<void>[] | undefined;
+      for (const id of connectionIds) {
+        const transport = connections.get(id)?.transport as { outputReady?: () => Promise<void> | undefined };
+        const wait = transport?.outputReady?.();
+        if (wait === undefined) continue;
+        if (first === undefined) first = wait;
+        else {
+          all ??= [first];
+          all.push(wait);
+        }
+      }
+      return all === undefined ? first : Promise.all(all).then(() => undefined);
+    },
   });
 
   async function shutdown(): Promise<void> {

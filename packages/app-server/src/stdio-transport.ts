@@ -4,6 +4,12 @@
  * transport adds the server's limits: an oversized line is reported and dropped while
  * the connection lives on, and output the peer has not read is bounded, because a
  * client that stops reading must not grow the server's memory without limit.
+ *
+ * Two marks govern unread output. Past `OUTPUT_HIGH_WATER_BYTES`, `outputReady()` asks
+ * streaming threads to wait until it is back under `OUTPUT_LOW_WATER_BYTES`, so a client
+ * that reads slowly slows the model's stream down instead of being cut off. A client that
+ * takes nothing for `OUTPUT_STALL_MS` while output waits has stopped reading: threads are
+ * let go again, and `MAX_PENDING_OUTPUT_BYTES` aborts the connection.
  */
 import {
   DEFAULT_MAX_LINE_BYTES,
@@ -16,6 +22,13 @@ import {
 
 /** Unread output, in bytes, at which the connection is aborted. */
 export { MAX_PENDING_OUTPUT_BYTES };
+
+/** Unread output at which streaming threads are asked to wait. */
+export const OUTPUT_HIGH_WATER_BYTES = 8 * 1024 * 1024;
+/** Unread output under which waiting threads resume. */
+export const OUTPUT_LOW_WATER_BYTES = 2 * 1024 * 1024;
+/** Waiting output that moves no byte for this long marks a client that stopped reading. */
+export const OUTPUT_STALL_MS = 3_000;
 
 /** A byte source: a Node readable (process.stdin) or any async iterable of chunks. */
 export type ByteSource = AsyncIterable<Uint8Array | string> & {
@@ -60,6 +73,10 @@ export interface StdioServerTransportOptions {
   output: ByteSink;
   maxLineBytes?: number;
   maxPendingOutputBytes?: number;
+  /** See {@link OUTPUT_HIGH_WATER_BYTES}, {@link OUTPUT_LOW_WATER_BYTES}, {@link OUTPUT_STALL_MS}. */
+  highWaterBytes?: number;
+  lowWaterBytes?: number;
+  stallMs?: number;
 }
 
 /** JSON lines on injected streams with the server's input and output limits. */
@@ -67,11 +84,23 @@ export class StdioServerTransport implements Transport {
   onmessage?: (message: Message) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  /** Called when unread output aborts the connection, before it closes (the host shuts down). */
+  onOverflow?: (error: OutputOverflowError) => void;
 
   private readonly decoder: LineDecoder;
   private readonly maxPending: number;
   private readonly maxLineBytes: number;
+  private readonly highWater: number;
+  private readonly lowWater: number;
+  private readonly stallMs: number;
   private pendingBytes = 0;
+  /** When output last moved (a write completed, or output started after an idle spell). */
+  private progressAt = 0;
+  /** The reader took nothing for `stallMs` while output waited; cleared by the next completed write. */
+  private stalled = false;
+  private room:
+    | { promise: Promise<void>; resolve: () => void; timer: ReturnType<typeof setTimeout> }
+    | undefined;
   private reading = true;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
@@ -82,6 +111,9 @@ export class StdioServerTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.decoder = new LineDecoder(this.maxLineBytes);
     this.maxPending = options.maxPendingOutputBytes ?? MAX_PENDING_OUTPUT_BYTES;
+    this.highWater = options.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES;
+    this.lowWater = options.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES;
+    this.stallMs = options.stallMs ?? OUTPUT_STALL_MS;
     // a Node stream reports a vanished reader as an 'error' event; unhandled, it would be fatal
     options.output.on?.("error", (error: Error) => this.peerGone(error));
   }
@@ -89,6 +121,44 @@ export class StdioServerTransport implements Transport {
   /** Bytes handed to the output that it has not yet flushed. */
   get unflushedBytes(): number {
     return this.pendingBytes;
+  }
+
+  /**
+   * Backpressure for whoever produces this connection's output: undefined while unread
+   * output is under the high-water mark (or the reader has stalled, or the transport is
+   * closed), else a promise that settles once it is back under the low-water mark, the
+   * reader stalls, or the transport closes.
+   */
+  outputReady(): Promise<void> | undefined {
+    if (this.closed || this.stalled || this.pendingBytes <= this.highWater) return undefined;
+    if (this.room === undefined) {
+      const { promise, resolve } = Promise.withResolvers<void>();
+      this.room = { promise, resolve, timer: this.stallTimer(this.stallMs) };
+    }
+    return this.room.promise;
+  }
+
+  private stallTimer(ms: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      if (this.room === undefined) return;
+      const idle = performance.now() - this.progressAt;
+      if (idle < this.stallMs) {
+        this.room.timer = this.stallTimer(this.stallMs - idle);
+        return;
+      }
+      this.stalled = true;
+      this.releaseRoom();
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  }
+
+  private releaseRoom(): void {
+    const room = this.room;
+    if (room === undefined) return;
+    this.room = undefined;
+    clearTimeout(room.timer);
+    room.resolve();
   }
 
   async start(): Promise<void> {
@@ -111,14 +181,18 @@ export class StdioServerTransport implements Transport {
     }
     // measured once: the batch's byte count is the sum of its lines'
     const bytes = Buffer.byteLength(line);
+    if (this.pendingBytes === 0) this.progressAt = performance.now();
     this.pendingBytes += bytes;
-    // lines sent in one synchronous run go out as one write: a streaming turn sends
-    // thousands of small notifications, and a write per line costs a syscall each
+    // lines sent before the event loop turns go out as one write: a streaming turn sends
+    // thousands of small notifications per read of the model's response (each event a few
+    // microtasks apart), and a write per line costs a syscall each
     this.batch.push(line);
     this.batchBytes += bytes;
-    if (this.batch.length === 1) queueMicrotask(this.flush);
+    if (this.batch.length === 1) setImmediate(this.flush);
     if (this.pendingBytes > this.maxPending) {
-      this.onerror?.(new OutputOverflowError(this.pendingBytes));
+      const overflow = new OutputOverflowError(this.pendingBytes);
+      this.onerror?.(overflow);
+      this.onOverflow?.(overflow);
       return this.close();
     }
     return SENT;
@@ -135,6 +209,9 @@ export class StdioServerTransport implements Transport {
       this.options.output.write(chunk, (error) => {
         if (error) this.peerGone(error);
         this.pendingBytes -= bytes;
+        this.progressAt = performance.now();
+        this.stalled = false;
+        if (this.pendingBytes <= this.lowWater) this.releaseRoom();
         if (this.pendingBytes === 0) for (const wake of this.drainWaiters.splice(0)) wake();
       });
     } catch (error) {
@@ -160,6 +237,7 @@ export class StdioServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.releaseRoom();
     for (const wake of this.drainWaiters.splice(0)) wake();
     try {
       this.options.output.end?.();

@@ -225,8 +225,95 @@ describe("stdio transport", () => {
       drained = true;
     });
     expect(drained).toBe(false);
+    await sink.until(() => sink.lines.length === 1, "the write");
     sink.flush();
     await wait;
     expect(transport.unflushedBytes).toBe(0);
+  });
+});
+
+describe("stdio transport backpressure", () => {
+  const line = (n: number) => ({ method: "item/agentMessage/delta", params: { delta: "x".repeat(n) } });
+
+  test("outputReady waits past the high-water mark and resumes under the low-water mark", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({
+      input: new PassThrough(),
+      output: sink,
+      highWaterBytes: 1000,
+      lowWaterBytes: 300,
+      stallMs: 60_000,
+    });
+    await transport.send(line(500));
+    expect(transport.outputReady()).toBeUndefined();
+    await transport.send(line(600));
+    const wait = transport.outputReady();
+    expect(wait).toBeInstanceOf(Promise);
+    // one wait shared by every producer
+    expect(transport.outputReady()).toBe(wait!);
+    let resumed = false;
+    void wait!.then(() => {
+      resumed = true;
+    });
+    await sink.until(() => sink.lines.length === 2, "the batch");
+    sink.flush();
+    await wait;
+    expect(resumed).toBe(true);
+    expect(transport.unflushedBytes).toBe(0);
+    expect(transport.outputReady()).toBeUndefined();
+    await transport.close();
+  });
+
+  test("a reader that takes nothing for the stall time lets producers go, so the 64 MiB limit can apply", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({
+      input: new PassThrough(),
+      output: sink,
+      highWaterBytes: 100,
+      lowWaterBytes: 10,
+      stallMs: 50,
+    });
+    await transport.send(line(200));
+    const wait = transport.outputReady();
+    expect(wait).toBeInstanceOf(Promise);
+    await withTimeout(wait!, "the stall release");
+    // stalled: producers are not held until a write completes again
+    expect(transport.outputReady()).toBeUndefined();
+    await sink.until(() => sink.lines.length === 1, "the write");
+    sink.flush();
+    await transport.send(line(200));
+    expect(transport.outputReady()).toBeInstanceOf(Promise);
+    await transport.close();
+  });
+
+  test("closing releases waiting producers", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({
+      input: new PassThrough(),
+      output: sink,
+      highWaterBytes: 100,
+      stallMs: 60_000,
+    });
+    await transport.send(line(200));
+    const wait = transport.outputReady()!;
+    await transport.close();
+    await withTimeout(wait, "the release on close");
+    expect(transport.outputReady()).toBeUndefined();
+  });
+
+  test("past the pending-output limit the transport reports the overflow, closes and ends its output", async () => {
+    const sink = new ControlledSink(false);
+    const transport = new StdioServerTransport({
+      input: new PassThrough(),
+      output: sink,
+      maxPendingOutputBytes: 1000,
+    });
+    const overflows: OutputOverflowError[] = [];
+    transport.onOverflow = (error) => overflows.push(error);
+    await transport.send(line(600));
+    await expect(transport.send(line(600))).resolves.toBeUndefined();
+    expect(overflows).toHaveLength(1);
+    expect(overflows[0]!.pendingBytes).toBeGreaterThan(1000);
+    expect(sink.ended).toBe(true);
   });
 });

@@ -98,13 +98,17 @@ export function toolCallReply(
 
 /** Splits `text` into `count` contiguous pieces of near-equal length (by code point). */
 export function splitIntoDeltas(text: string, count = 1): string[] {
-  const chars = Array.from(text);
-  const n = Math.max(1, Math.min(count, Math.max(chars.length, 1)));
+  // Without surrogates, code points are UTF-16 units: slice by index, so a reply of tens of
+  // MiB splits without an array of one string per character.
+  const units = !/[\uD800-\uDFFF]/.test(text);
+  const chars = units ? undefined : Array.from(text);
+  const length = chars ? chars.length : text.length;
+  const n = Math.max(1, Math.min(count, Math.max(length, 1)));
   const pieces: string[] = [];
   for (let i = 0; i < n; i++) {
-    const from = Math.floor((i * chars.length) / n);
-    const to = Math.floor(((i + 1) * chars.length) / n);
-    pieces.push(chars.slice(from, to).join(""));
+    const from = Math.floor((i * length) / n);
+    const to = Math.floor(((i + 1) * length) / n);
+    pieces.push(chars ? chars.slice(from, to).join("") : text.slice(from, to));
   }
   return pieces;
 }

@@ -96,6 +96,7 @@ export function createTurnAgent(
     streamOptions: { thinkingLevel: runtime.settings.thinkingLevel, sessionId: runtime.id },
     getApiKey: (m) => env.getApiKey(m),
     retry: retryOptions(runtime.projectSettings),
+    outputReady: () => runtime.host.outputReady?.(runtime.subscribers),
     beforeToolCall: (call, ctx) => gateToolCall(runtime, running, call, ctx.signal, env.homeDir),
     afterToolCall: async (call, result) => {
       const hook = hooks.toolResult;

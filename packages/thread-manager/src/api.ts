@@ -76,12 +76,19 @@ export interface OutgoingRequest<TResult> {
   cancel(): void;
 }
 
-/** How the manager asks one connection a question (approvals). Provided by the server. */
+/** How the manager asks one connection a question (approvals) and how full its output is. Provided by the server. */
 export interface ServerRequestPort {
   requestApproval(
     connectionId: string,
     params: ItemToolCallRequestApprovalParams,
   ): OutgoingRequest<ItemToolCallRequestApprovalResult>;
+  /**
+   * Backpressure: undefined while every one of these connections keeps up with its output,
+   * else a promise that settles once they have caught up. A streaming turn awaits it
+   * between model events, so a slow reader slows the model's stream instead of queueing
+   * output without bound.
+   */
+  outputReady?(connectionIds: readonly string[]): Promise<void> | undefined;
 }
 
 /** Counters for `server/diagnostics` that only the manager knows. */

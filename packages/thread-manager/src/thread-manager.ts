@@ -119,6 +119,7 @@ export class ThreadManager implements ThreadManagerApi {
       abortAll: (runtime) => this.turns.abortAll(runtime),
       models: this.models,
       extensionActions: this.extensionActions(),
+      outputReady: (connectionIds) => this.port?.outputReady?.(connectionIds),
       ...(options.extensionHostFactory ? { extensionHostFactory: options.extensionHostFactory } : {}),
       toolBackend: threadToolBackendFactory({
         ...options,

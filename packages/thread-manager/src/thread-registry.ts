@@ -63,6 +63,8 @@ export interface RegistryOptions {
   mcpHub: McpHub;
   /** Further per-thread tool sources, after MCP. */
   toolSources?: readonly ThreadToolSourceFactory[];
+  /** Backpressure of connections' output, from the server. */
+  outputReady?(connectionIds: readonly string[]): Promise<void> | undefined;
 }
 
 /** Loaded threads and their lifecycle. */
@@ -85,6 +87,7 @@ export class ThreadRegistry {
       maybeIdle: (runtime) => this.maybeIdle(runtime),
       ownershipLost: (runtime, error) => this.ownershipLost(runtime, error),
       closedError: (runtime) => this.closedError(runtime.id),
+      outputReady: (connectionIds) => options.outputReady?.(connectionIds),
     };
   }
 

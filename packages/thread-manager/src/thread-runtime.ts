@@ -97,6 +97,8 @@ export interface RuntimeHost {
    * lost. Undefined when it was merely unloaded (idle, archived): the thread may be loaded again.
    */
   closedError?(runtime: ThreadRuntime): AppServerError | undefined;
+  /** Backpressure of these connections' output (see `ServerRequestPort.outputReady`). */
+  outputReady?(connectionIds: readonly string[]): Promise<void> | undefined;
 }
 
 /** Work reached a runtime unloaded since the thread was looked up; a fresh lookup loads it again. */

@@ -19,6 +19,7 @@ export async function readAnthropicEvents<T>(
   response: Response,
   signal: AbortSignal | undefined,
   onData: (data: T) => void,
+  ready?: () => Promise<void> | undefined,
 ): Promise<void> {
   if (!response.body) throw new AnthropicError("Attempted to iterate over a response with no body");
   try {
@@ -41,6 +42,7 @@ export async function readAnthropicEvents<T>(
         return false;
       },
       signal,
+      ready,
     );
   } catch (error) {
     // Like the SDK, an abort ends the stream quietly; the provider then reports a cut, or the

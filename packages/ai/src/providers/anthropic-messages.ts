@@ -192,7 +192,7 @@ export function streamAnthropicMessages(
   context: Context,
   options?: StreamOptions,
 ): AssistantMessageStream {
-  return runProvider(model, options, async (builder) => {
+  return runProvider(model, options, async (builder, ready) => {
     const { client, sdk } = await anthropicClient(clientSettings(model, options, VENDOR_BASE_URLS.anthropic));
     const blocks = new Map<number, number>();
     /** Tool inputs sent whole in `content_block_start`, used when no deltas follow. */
@@ -274,7 +274,7 @@ export function streamAnthropicMessages(
       const response = await client.messages
         .create(anthropicRequest(model, context, options), { signal: request.signal })
         .asResponse();
-      await sdk.readAnthropicEvents(response, options?.signal, onEvent);
+      await sdk.readAnthropicEvents(response, options?.signal, onEvent, ready);
     } finally {
       request.release();
     }

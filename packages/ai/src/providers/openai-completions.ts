@@ -186,7 +186,7 @@ export function streamOpenAICompletions(
   context: Context,
   options?: StreamOptions,
 ): AssistantMessageStream {
-  return runProvider(model, options, async (builder) => {
+  return runProvider(model, options, async (builder, ready) => {
     const { client, sdk } = await openAIClient(
       "openai-completions",
       clientSettings(model, options, VENDOR_BASE_URLS.openai),
@@ -221,27 +221,32 @@ export function streamOpenAICompletions(
       }
     };
 
-    const sawDone = await sdk.readOpenAIEvents<Chunk>(response, options?.signal, (chunk) => {
-      if (chunk.usage) setUsage(builder, chunk.usage);
-      else if (chunk.x_groq?.usage) setUsage(builder, chunk.x_groq.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) return;
-      if (choice.usage) setUsage(builder, choice.usage);
-      const delta = choice.delta;
-      if (delta) {
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (reasoning) builder.thinkingDelta(switchTo("thinking"), reasoning);
-        const content = delta.content;
-        if (typeof content === "string") {
-          if (content) builder.textDelta(switchTo("text"), content);
-        } else if (Array.isArray(content)) parts(content);
-        // A refusal is the model's answer: it becomes the agent's text.
-        if (typeof delta.refusal === "string" && delta.refusal)
-          builder.textDelta(switchTo("text"), delta.refusal);
-        if (delta.tool_calls) tools.add(delta.tool_calls);
-      }
-      if (choice.finish_reason) finish = choice.finish_reason;
-    });
+    const sawDone = await sdk.readOpenAIEvents<Chunk>(
+      response,
+      options?.signal,
+      (chunk) => {
+        if (chunk.usage) setUsage(builder, chunk.usage);
+        else if (chunk.x_groq?.usage) setUsage(builder, chunk.x_groq.usage);
+        const choice = chunk.choices?.[0];
+        if (!choice) return;
+        if (choice.usage) setUsage(builder, choice.usage);
+        const delta = choice.delta;
+        if (delta) {
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) builder.thinkingDelta(switchTo("thinking"), reasoning);
+          const content = delta.content;
+          if (typeof content === "string") {
+            if (content) builder.textDelta(switchTo("text"), content);
+          } else if (Array.isArray(content)) parts(content);
+          // A refusal is the model's answer: it becomes the agent's text.
+          if (typeof delta.refusal === "string" && delta.refusal)
+            builder.textDelta(switchTo("text"), delta.refusal);
+          if (delta.tool_calls) tools.add(delta.tool_calls);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      },
+      ready,
+    );
     // Some gateways end a complete reply with [DONE] and never send a finish reason.
     if (!finish && !sawDone) throw new StreamCutError();
     if (finish === "content_filter")

@@ -18,6 +18,7 @@ export async function readOpenAIEvents<T>(
   response: Response,
   signal: AbortSignal | undefined,
   onData: (data: T) => void,
+  ready?: () => Promise<void> | undefined,
 ): Promise<boolean> {
   if (!response.body) throw new OpenAIError("Attempted to iterate over a response with no body");
   let done = false;
@@ -46,6 +47,7 @@ export async function readOpenAIEvents<T>(
         return false;
       },
       signal,
+      ready,
     );
     return done;
   } catch (error) {

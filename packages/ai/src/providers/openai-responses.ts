@@ -148,7 +148,7 @@ export function streamOpenAIResponses(
   context: Context,
   options?: StreamOptions,
 ): AssistantMessageStream {
-  return runProvider(model, options, async (builder) => {
+  return runProvider(model, options, async (builder, ready) => {
     const { client, sdk } = await openAIClient(
       "openai-responses",
       clientSettings(model, options, VENDOR_BASE_URLS.openai),
@@ -162,98 +162,103 @@ export function streamOpenAIResponses(
     /** Content indices that received deltas; the others take their text from `output_item.done`. */
     const streamed = new Set<number>();
     let sawToolCall = false;
-    await sdk.readOpenAIEvents<ResponseStreamEvent>(response, options?.signal, (event) => {
-      switch (event.type) {
-        case "response.output_item.added": {
-          const item = event.item;
-          if (item.type === "reasoning") items.set(event.output_index, builder.thinkingStart());
-          else if (item.type === "message") {
-            const index = builder.textStart();
-            if (item.id) builder.textSignature(index, item.id);
-            items.set(event.output_index, index);
-          } else if (item.type === "function_call") {
-            sawToolCall = true;
-            const index = builder.toolCallStart(item.call_id, item.name);
-            if (item.id) builder.toolCallPatch(index, { providerItemId: item.id });
-            items.set(event.output_index, index);
-          }
-          break;
-        }
-        case "response.reasoning_summary_part.added": {
-          const index = items.get(event.output_index);
-          // Separate summary parts the way the vendor's own UIs do.
-          if (index !== undefined && event.summary_index > 0) builder.thinkingDelta(index, "\n\n");
-          break;
-        }
-        case "response.reasoning_summary_text.delta":
-        case "response.reasoning_text.delta": {
-          const index = items.get(event.output_index);
-          if (index === undefined) break;
-          streamed.add(index);
-          builder.thinkingDelta(index, event.delta);
-          break;
-        }
-        case "response.output_text.delta":
-        case "response.refusal.delta": {
-          const index = items.get(event.output_index);
-          if (index === undefined) break;
-          streamed.add(index);
-          builder.textDelta(index, event.delta);
-          break;
-        }
-        case "response.function_call_arguments.delta": {
-          const index = items.get(event.output_index);
-          if (index !== undefined) builder.toolCallDelta(index, event.delta);
-          break;
-        }
-        case "response.output_item.done": {
-          const index = items.get(event.output_index);
-          if (index === undefined) break;
-          const item = event.item;
-          // Some gateways send the finished item only, with no deltas before it.
-          if (!streamed.has(index)) {
-            if (item.type === "message") {
-              const text = item.content
-                .map((part) => (part.type === "output_text" ? part.text : part.refusal))
-                .join("");
-              if (text) builder.textDelta(index, text);
-            } else if (item.type === "reasoning") {
-              const text = (item.summary ?? []).map((part) => part.text).join("\n\n");
-              if (text) builder.thinkingDelta(index, text);
+    await sdk.readOpenAIEvents<ResponseStreamEvent>(
+      response,
+      options?.signal,
+      (event) => {
+        switch (event.type) {
+          case "response.output_item.added": {
+            const item = event.item;
+            if (item.type === "reasoning") items.set(event.output_index, builder.thinkingStart());
+            else if (item.type === "message") {
+              const index = builder.textStart();
+              if (item.id) builder.textSignature(index, item.id);
+              items.set(event.output_index, index);
+            } else if (item.type === "function_call") {
+              sawToolCall = true;
+              const index = builder.toolCallStart(item.call_id, item.name);
+              if (item.id) builder.toolCallPatch(index, { providerItemId: item.id });
+              items.set(event.output_index, index);
             }
+            break;
           }
-          if (item.type === "reasoning") builder.thinkingSignature(index, JSON.stringify(item));
-          builder.end(index, item.type === "function_call" ? item.arguments : undefined);
-          break;
-        }
-        case "response.completed":
-        case "response.incomplete": {
-          const usage = event.response.usage;
-          if (usage) {
-            const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-            builder.setUsage({
-              input: usage.input_tokens - cached,
-              output: usage.output_tokens,
-              cacheRead: cached,
-            });
+          case "response.reasoning_summary_part.added": {
+            const index = items.get(event.output_index);
+            // Separate summary parts the way the vendor's own UIs do.
+            if (index !== undefined && event.summary_index > 0) builder.thinkingDelta(index, "\n\n");
+            break;
           }
-          if (event.type === "response.incomplete") {
-            const reason = event.response.incomplete_details?.reason;
-            if (reason === "max_output_tokens") builder.finish("length");
-            else throw new Error(`provider error: response incomplete (${reason ?? "unknown reason"})`);
-          } else {
-            builder.finish(sawToolCall ? "toolUse" : "stop");
+          case "response.reasoning_summary_text.delta":
+          case "response.reasoning_text.delta": {
+            const index = items.get(event.output_index);
+            if (index === undefined) break;
+            streamed.add(index);
+            builder.thinkingDelta(index, event.delta);
+            break;
           }
-          break;
+          case "response.output_text.delta":
+          case "response.refusal.delta": {
+            const index = items.get(event.output_index);
+            if (index === undefined) break;
+            streamed.add(index);
+            builder.textDelta(index, event.delta);
+            break;
+          }
+          case "response.function_call_arguments.delta": {
+            const index = items.get(event.output_index);
+            if (index !== undefined) builder.toolCallDelta(index, event.delta);
+            break;
+          }
+          case "response.output_item.done": {
+            const index = items.get(event.output_index);
+            if (index === undefined) break;
+            const item = event.item;
+            // Some gateways send the finished item only, with no deltas before it.
+            if (!streamed.has(index)) {
+              if (item.type === "message") {
+                const text = item.content
+                  .map((part) => (part.type === "output_text" ? part.text : part.refusal))
+                  .join("");
+                if (text) builder.textDelta(index, text);
+              } else if (item.type === "reasoning") {
+                const text = (item.summary ?? []).map((part) => part.text).join("\n\n");
+                if (text) builder.thinkingDelta(index, text);
+              }
+            }
+            if (item.type === "reasoning") builder.thinkingSignature(index, JSON.stringify(item));
+            builder.end(index, item.type === "function_call" ? item.arguments : undefined);
+            break;
+          }
+          case "response.completed":
+          case "response.incomplete": {
+            const usage = event.response.usage;
+            if (usage) {
+              const cached = usage.input_tokens_details?.cached_tokens ?? 0;
+              builder.setUsage({
+                input: usage.input_tokens - cached,
+                output: usage.output_tokens,
+                cacheRead: cached,
+              });
+            }
+            if (event.type === "response.incomplete") {
+              const reason = event.response.incomplete_details?.reason;
+              if (reason === "max_output_tokens") builder.finish("length");
+              else throw new Error(`provider error: response incomplete (${reason ?? "unknown reason"})`);
+            } else {
+              builder.finish(sawToolCall ? "toolUse" : "stop");
+            }
+            break;
+          }
+          case "response.failed": {
+            const error = event.response.error;
+            throw new Error(error ? `${error.code}: ${error.message}` : "provider error: response failed");
+          }
+          case "error":
+            throw new Error(event.code ? `${event.code}: ${event.message}` : event.message);
         }
-        case "response.failed": {
-          const error = event.response.error;
-          throw new Error(error ? `${error.code}: ${error.message}` : "provider error: response failed");
-        }
-        case "error":
-          throw new Error(event.code ? `${event.code}: ${event.message}` : event.message);
-      }
-    });
+      },
+      ready,
+    );
     if (!builder.isFinished) throw new StreamCutError();
   });
 }

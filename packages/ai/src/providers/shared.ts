@@ -47,15 +47,15 @@ export function requireApiKey(model: Model, options: StreamOptions | undefined, 
 export function runProvider(
   model: Model,
   options: StreamOptions | undefined,
-  body: (builder: AssistantMessageBuilder) => Promise<void>,
+  body: (builder: AssistantMessageBuilder, ready: () => Promise<void> | undefined) => Promise<void>,
 ): AssistantMessageStream {
-  const { stream, push } = createAssistantMessageStream();
+  const { stream, push, ready } = createAssistantMessageStream();
   const builder = new AssistantMessageBuilder(model, push);
   builder.start();
   void (async () => {
     try {
       if (options?.signal?.aborted) throw options.signal.reason ?? new Error("aborted");
-      await body(builder);
+      await body(builder, ready);
       if (!builder.isFinished) builder.fail(new Error("Provider finished without a result"), options?.signal);
     } catch (error) {
       builder.fail(error, options?.signal);
