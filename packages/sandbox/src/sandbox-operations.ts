@@ -249,6 +249,8 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
     spawn: async (request: SpawnRequest): Promise<SpawnResult> => {
       if (request.signal?.aborted) return { exitCode: null, signal: null, timedOut: false, aborted: true };
       const target = await running(true);
+      // The abort may have come while the sandbox was starting.
+      if (request.signal?.aborted) return { exitCode: null, signal: null, timedOut: false, aborted: true };
       const { id, done } = target.call(
         {
           op: "spawn",

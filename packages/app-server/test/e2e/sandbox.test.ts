@@ -228,3 +228,75 @@ describe("sandboxed thread: network", () => {
     E2E_TIMEOUT,
   );
 });
+
+describe("sandboxed thread: normal work", () => {
+  test(
+    "all seven tools work on a real project: read, write, edit, grep, find, ls, bash with a pipe",
+    async () => {
+      await using server = await startServer();
+      const project = server.agent.cwd;
+      plant(join(project, "src", "main.ts"), 'export const greeting = "hello";\n');
+      plant(
+        join(project, "src", "util.ts"),
+        "export function add(a: number, b: number) {\n  return a + b;\n}\n",
+      );
+      plant(join(project, "README.md"), "# demo\n");
+      const { thread } = await startThread(server, project);
+      const items = await runTools(server, thread.id, [
+        { id: "t_read", name: "read", arguments: { path: "src/main.ts" } },
+        { id: "t_grep", name: "grep", arguments: { pattern: "export", glob: "*.ts" } },
+        { id: "t_find", name: "find", arguments: { pattern: "*.ts" } },
+        { id: "t_ls", name: "ls", arguments: { path: "src" } },
+        { id: "t_bash", name: "bash", arguments: { command: "ls src | wc -l; pwd" } },
+      ]);
+      expect(items.t_read?.output).toContain('export const greeting = "hello";');
+      expect(items.t_grep?.output).toContain("src/main.ts:1:export const greeting");
+      expect(items.t_grep?.output).toContain("src/util.ts:1:export function add");
+      expect(items.t_find?.output.split("\n").sort()).toEqual(["src/main.ts", "src/util.ts"]);
+      expect(items.t_ls?.output).toBe("main.ts\nutil.ts");
+      expect(items.t_bash?.output).toBe(`2\n${project}`);
+      const edits = await runTools(server, thread.id, [
+        { id: "t_write", name: "write", arguments: { path: "src/new.ts", content: "export const n = 1;\n" } },
+        {
+          id: "t_edit",
+          name: "edit",
+          arguments: { path: "src/main.ts", edits: [{ oldText: '"hello"', newText: '"hi"' }] },
+        },
+      ]);
+      expect(edits.t_write?.status).toBe("completed");
+      expect(edits.t_edit?.status).toBe("completed");
+      expect(readFileSync(join(project, "src", "new.ts"), "utf8")).toBe("export const n = 1;\n");
+      expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toBe('export const greeting = "hi";\n');
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
+    "each thread's sandbox is its own cwd: a thread cannot write another thread's project",
+    async () => {
+      await using server = await startServer();
+      const projectA = join(server.agent.root, "project-a");
+      const projectB = join(server.agent.root, "project-b");
+      plant(join(projectA, "a.txt"), "a");
+      plant(join(projectB, "b.txt"), "b");
+      const a = await startThread(server, projectA);
+      const b = await startThread(server, projectB);
+      const fromA = await runTools(server, a.thread.id, [
+        { id: "a_write", name: "write", arguments: { path: join(projectB, "b.txt"), content: "from a" } },
+        {
+          id: "a_bash",
+          name: "bash",
+          arguments: { command: `echo from-a > ${join(projectB, "bash.txt")}; echo mine > mine.txt` },
+        },
+      ]);
+      const fromB = await bash(server, b.thread.id, "cat b.txt; echo mine > mine.txt");
+      expect(fromA.a_bash?.output).not.toContain("from-a\n");
+      expect(readFileSync(join(projectB, "b.txt"), "utf8")).toBe("b");
+      expect(existsSync(join(projectB, "bash.txt"))).toBe(false);
+      expect(fromB).toBe("b");
+      expect(readFileSync(join(projectA, "mine.txt"), "utf8")).toBe("mine\n");
+      expect(readFileSync(join(projectB, "mine.txt"), "utf8")).toBe("mine\n");
+    },
+    E2E_TIMEOUT,
+  );
+});
