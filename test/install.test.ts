@@ -248,4 +248,64 @@ describe("the installed knightcode", () => {
     const withKey = await modelOf({ ...userEnv(home), ANTHROPIC_API_KEY: "sk-ant-from-env" });
     expect(withKey.provider).toBe("anthropic");
   }, 60_000);
+
+  test("extensions load from user files at run time: TypeScript, typebox and @knightcode/extensions from the binary, the extension's own files and node_modules from disk", async () => {
+    const home = freshHome("extension-home");
+    const cwd = join(home, "project");
+    const ext = join(home, "ext");
+    mkdirSync(cwd);
+    mkdirSync(join(ext, "node_modules", "own-dep"), { recursive: true });
+    writeFileSync(
+      join(ext, "node_modules", "own-dep", "package.json"),
+      '{ "name": "own-dep", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
+    );
+    writeFileSync(
+      join(ext, "node_modules", "own-dep", "index.js"),
+      "export const shout = (s) => s.toUpperCase();\n",
+    );
+    writeFileSync(join(ext, "helper.ts"), "export const twice = (n: number): number => n * 2;\n");
+    writeFileSync(
+      join(ext, "probe.ts"),
+      [
+        'import type { ExtensionAPI } from "@knightcode/extensions";',
+        'import { DEFAULT_HOOK_TIMEOUT_MS } from "@knightcode/extensions";',
+        'import Type from "typebox";',
+        'import { Compile } from "typebox/compile";',
+        'import { shout } from "own-dep";',
+        'import { twice } from "./helper.ts";',
+        "",
+        "export default function (knightcode: ExtensionAPI) {",
+        "  const check = Compile(Type.Object({ name: Type.String() }));",
+        "  const description = [",
+        '    "valid " + check.Check({ name: "x" }) + " " + check.Check({}),',
+        '    "hook " + typeof DEFAULT_HOOK_TIMEOUT_MS,',
+        '    "dep " + shout("ok"),',
+        '    "helper " + twice(21),',
+        '  ].join(", ");',
+        '  knightcode.registerCommand("probe", { description, handler: async () => {} });',
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const child = Bun.spawn([binary(), "app-server", "-e", join(ext, "probe.ts")], {
+      cwd,
+      env: userEnv(home),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const client = new AppServerClient(
+      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+    );
+    await client.connect();
+    await client.initialize({ clientInfo: { name: "extension-test" } });
+    const { thread, warnings } = await client.request("thread/start", { cwd });
+    expect(warnings).toEqual([]);
+    const { commands } = await client.request("command/list", { threadId: thread.id });
+    expect(commands.find((c) => c.name === "probe")?.description).toBe(
+      "valid true false, hook number, dep OK, helper 42",
+    );
+    child.stdin.end();
+    expect(await child.exited).toBe(0);
+  }, 60_000);
 });

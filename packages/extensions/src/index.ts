@@ -21,6 +21,11 @@ export {
   type LoadedExtensionHost,
   loadExtensionHost,
 } from "./host-factory.ts";
-export { ExtensionLoadError, importExtension, provideToExtensions } from "./module-loader.ts";
+export {
+  ExtensionLoadError,
+  importExtension,
+  provideModuleToExtensions,
+  provideToExtensions,
+} from "./module-loader.ts";
 export { createNoUI } from "./no-ui.ts";
 export { type DiscoveryStep, discoverExtensions, type ExtensionSource } from "./sources.ts";

@@ -5,7 +5,10 @@
  * extension file itself (a Bun `onLoad` plugin keyed by a query marker) and rewrites its
  * imports to absolute paths before Bun resolves them:
  * - packages the host provides (`@knightcode/extensions`, `typebox`, and any alias an
- *   embedder adds) resolve to the host's copy;
+ *   embedder adds) resolve to the host's copy: the modules themselves, handed over as
+ *   virtual `knightcode-host:` modules (`provideModuleToExtensions`), which works in the
+ *   compiled binary too, where the host's packages are not files on disk; names provided
+ *   by directory (`provideToExtensions`) resolve to the files there;
  * - other bare imports must exist in the extension's nearest `node_modules`; a missing
  *   one is a load error naming it;
  * - relative imports keep the marker, so the extension's own files are read the same way.
@@ -32,6 +35,10 @@ export class ExtensionLoadError extends Error {
 /** Packages the host provides to every extension: name -> directory to resolve it from. */
 const providedPackages = new Map<string, string>();
 
+/** Module specifiers the host hands over as its own loaded module: specifier -> loader. */
+const providedModules = new Map<string, () => Promise<Record<string, unknown>>>();
+const HOST_MODULE = "knightcode-host:";
+
 let pluginInstalled = false;
 
 /**
@@ -42,6 +49,39 @@ export function provideToExtensions(name: string, fromDir: string): void {
   providedPackages.set(name, fromDir);
 }
 
+/**
+ * Makes the exact specifier `specifier` import the host's module that `load` returns
+ * (an `import()` with a literal specifier, so the compiled binary's bundle carries it).
+ * Loaded on the first import by an extension.
+ */
+export function provideModuleToExtensions(
+  specifier: string,
+  load: () => Promise<Record<string, unknown>>,
+): void {
+  providedModules.set(specifier, load);
+  if (pluginInstalled) registerHostModule(specifier, load);
+}
+
+function registerHostModule(specifier: string, load: () => Promise<Record<string, unknown>>): void {
+  Bun.plugin({
+    name: `knightcode-host-module ${specifier}`,
+    setup(build) {
+      build.module(`${HOST_MODULE}${specifier}`, async () => ({ exports: await load(), loader: "object" }));
+    },
+  });
+}
+
+provideModuleToExtensions("@knightcode/extensions", () => import("./index.ts"));
+provideModuleToExtensions("typebox", () => import("typebox"));
+provideModuleToExtensions("typebox/compile", () => import("typebox/compile"));
+provideModuleToExtensions("typebox/error", () => import("typebox/error"));
+provideModuleToExtensions("typebox/format", () => import("typebox/format"));
+provideModuleToExtensions("typebox/guard", () => import("typebox/guard"));
+provideModuleToExtensions("typebox/schema", () => import("typebox/schema"));
+provideModuleToExtensions("typebox/system", () => import("typebox/system"));
+provideModuleToExtensions("typebox/type", () => import("typebox/type"));
+provideModuleToExtensions("typebox/value", () => import("typebox/value"));
+// deeper paths into the host's copy, from source only (in the binary they are not files)
 provideToExtensions("@knightcode/extensions", import.meta.dir);
 provideToExtensions("typebox", import.meta.dir);
 
@@ -96,6 +136,7 @@ function rewriteSpecifier(specifier: string, file: string, generation: string): 
     }
     return isInNodeModules(resolved) ? resolved : `${resolved}?${MARKER}=${generation}`;
   }
+  if (providedModules.has(specifier)) return `${HOST_MODULE}${specifier}`;
   const provided = providedFor(specifier);
   if (provided !== undefined) return Bun.resolveSync(specifier, provided);
   const pkg = packageName(specifier);
@@ -136,6 +177,7 @@ function rewriteSource(source: string, file: string, generation: string): string
 function installPlugin(): void {
   if (pluginInstalled) return;
   pluginInstalled = true;
+  for (const [specifier, load] of providedModules) registerHostModule(specifier, load);
   Bun.plugin({
     name: "knightcode-extensions",
     setup(build) {
