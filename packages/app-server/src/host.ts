@@ -23,6 +23,7 @@ import {
   defaultModel,
   type Model,
   ModelRegistry,
+  type ProviderConfig,
   readModelsConfig,
 } from "@knightcode/ai";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
@@ -100,6 +101,8 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     getApiKey: (model: Model) => registry.getApiKey(model),
     // one provider check per model, not the whole available list per model
     available: (model: Model) => registry.isAvailable(model),
+    // extension providers join the listing once a thread has loaded them
+    registerProvider: (config: ProviderConfig) => registry.registerProvider(config),
   };
   const threads = createThreadManager({
     agentDir,

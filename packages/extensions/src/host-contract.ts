@@ -10,6 +10,7 @@ import type {
   ImageContent,
   Message,
   Model,
+  ProviderConfig as RegistryProviderConfig,
   ThinkingLevel,
   ToolResultMessage,
 } from "@knightcode/ai";
@@ -137,6 +138,11 @@ export interface ExtensionHost {
    * replaces it. Absent: no extension tools.
    */
   tools?(): AnyAgentTool[];
+  /**
+   * Model providers the extensions registered, checked and in the model registry's form;
+   * the manager adds them to its model source when the thread loads.
+   */
+  providers?(): RegistryProviderConfig[];
   /** Names of the active tools when an extension chose them (`setActiveTools`); undefined: all. */
   activeTools?(): string[] | undefined;
   /** Problems found while loading, reported in the thread's start/resume warnings. */

@@ -6,6 +6,7 @@
  * between threads but the compiled factories.
  */
 import { BUILTIN_TOOL_NAMES } from "@knightcode/agent";
+import type { ProviderConfig as RegistryProviderConfig } from "@knightcode/ai";
 import type { Warning } from "@knightcode/app-server-protocol";
 import type { ExtensionUIContext, InputSource } from "./api-types.ts";
 import { hookTimeoutMs } from "./bounded-call.ts";
@@ -15,6 +16,7 @@ import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
+import { registryProvider } from "./provider-configs.ts";
 import { discoverExtensions } from "./sources.ts";
 import { runAsExtension } from "./stdout-guard.ts";
 import { threadHooks } from "./thread-hooks.ts";
@@ -40,8 +42,7 @@ export interface ExtensionRuntime extends ExtensionHostFactory {
 /** A host with the runner behind it (for embedders and tests). */
 export interface LoadedExtensionHost extends ExtensionHost {
   readonly runner: ExtensionRunner;
-  /** Providers the extensions registered, by name. */
-  providers(): Map<string, import("./api-types.ts").ProviderConfig>;
+  providers(): RegistryProviderConfig[];
 }
 
 const sharedCache = new FactoryCache();
@@ -119,6 +120,13 @@ export async function loadExtensionHost(
   };
   runner.onChange = refresh;
   await runner.emit("session_start", { type: "session_start", reason: options.reason ?? "startup" });
+  // checked while loading, so a refused provider is a load warning
+  const providers: RegistryProviderConfig[] = [];
+  for (const [name, entry] of runner.providers) {
+    const checked = registryProvider(name, entry.value);
+    if ("config" in checked) providers.push(checked.config);
+    else runner.warnFor(entry.path, `${checked.error}; the provider is not registered (${entry.path})`);
+  }
   loading = false;
   let disposed = false;
   const host: LoadedExtensionHost = {
@@ -140,7 +148,7 @@ export async function loadExtensionHost(
     },
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
-    providers: () => new Map([...runner.providers].map(([name, entry]) => [name, entry.value])),
+    providers: () => providers,
     warnings,
     dispose: async (reason = "quit") => {
       if (disposed) return;

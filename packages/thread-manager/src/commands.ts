@@ -18,6 +18,7 @@ export const BUILTIN_COMMANDS: readonly Command[] = [
   { name: "name", description: "Set this thread's name" },
   { name: "new", description: "Start a new thread in this project" },
   { name: "fork", description: "Continue in a copy of this thread" },
+  { name: "reload", description: "Shut this thread's extensions down and load them again" },
 ];
 
 /** Never offered to clients: they only work in the terminal. */

@@ -7,7 +7,7 @@
  */
 import type { ImageContent, Model, ThinkingLevel } from "@knightcode/ai";
 import type { ExtensionThreadPort, SessionView } from "@knightcode/extensions";
-import type { SessionFile } from "@knightcode/session-store";
+import type { NewEntry, SessionFile } from "@knightcode/session-store";
 import type { ModelSource } from "./model-source.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 
@@ -53,6 +53,7 @@ export function createExtensionPort(
   session: SessionFile,
   models: ModelSource,
   actions: ExtensionTurnActions | undefined,
+  reload?: (runtime: ThreadRuntime) => Promise<void>,
 ): BoundExtensionPort {
   let runtime: ThreadRuntime | undefined;
   const open = (): ThreadRuntime | undefined => {
@@ -63,6 +64,12 @@ export function createExtensionPort(
     const r = open();
     if (!r) throw new Error(`${what} is not available while the thread is loading`);
     return r;
+  };
+  // While the thread loads (`session_start`) entries go straight to the owned session.
+  const append = (entry: NewEntry): void => {
+    const r = open();
+    if (r) r.append(entry);
+    else session.append(entry);
   };
   const turnActions = (what: string): ExtensionTurnActions => {
     if (!actions) throw new Error(`${what} is not available in this host`);
@@ -102,16 +109,15 @@ export function createExtensionPort(
     },
     systemPrompt: () => open()?.lastSystemPrompt ?? "",
     appendEntry: (customType, data) => {
-      const r = need("appendEntry");
-      r.append({ type: "custom", customType, ...(data !== undefined ? { data } : {}) });
+      append({ type: "custom", customType, ...(data !== undefined ? { data } : {}) });
     },
     setSessionName: (name) => {
-      const r = need("setSessionName");
-      r.append({ type: "session_info", name });
-      r.toEveryone({ method: "thread/started", params: { thread: r.thread() } });
+      append({ type: "session_info", name });
+      const r = open();
+      r?.toEveryone({ method: "thread/started", params: { thread: r.thread() } });
     },
     setLabel: (entryId, label) => {
-      need("setLabel").append({ type: "label", targetId: entryId, label });
+      append({ type: "label", targetId: entryId, label });
     },
     sendMessage: (message, options) => {
       const r = need("sendMessage");
@@ -159,6 +165,7 @@ export function createExtensionPort(
       r.settings.thinkingLevel = level;
       r.append({ type: "thinking_level_change", thinkingLevel: level });
     },
+    ...(reload ? { reloadExtensions: () => reload(need("reload")) } : {}),
     waitForIdle: async () => {
       const r = open();
       while (r?.running) await r.running.done;

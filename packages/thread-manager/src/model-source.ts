@@ -2,7 +2,7 @@
  * Where the manager gets models and their keys: by default the model registry of
  * `@knightcode/ai`; hosts and tests may inject their own source.
  */
-import { DEMO_MODEL, type Model, ModelRegistry, preloadProvider } from "@knightcode/ai";
+import { DEMO_MODEL, type Model, ModelRegistry, type ProviderConfig, preloadProvider } from "@knightcode/ai";
 import type { ModelRef, ProtocolModel } from "@knightcode/app-server-protocol";
 
 /** The model registry as the manager uses it. */
@@ -15,6 +15,11 @@ export interface ModelSource {
   getApiKey(model: Model): Promise<string | undefined>;
   /** Whether credentials for the model's provider exist. */
   available(model: Model): Promise<boolean>;
+  /**
+   * Adds (or replaces) a provider registered by an extension; its models are listed from
+   * then on. Absent: the source cannot take extension providers.
+   */
+  registerProvider?(config: ProviderConfig): void;
 }
 
 /** A source over a fixed list, with literal keys per provider. */
@@ -44,6 +49,7 @@ export function registryModelSource(agentDir: string, env: Record<string, string
     defaultModel: () => registry.defaultModel(),
     getApiKey: (model) => registry.getApiKey(model),
     available: (model) => registry.isAvailable(model),
+    registerProvider: (config) => registry.registerProvider(config),
   };
 }
 

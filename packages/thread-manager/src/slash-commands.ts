@@ -2,7 +2,8 @@
  * Slash commands in `turn/start` text. Built-ins first: `/compact [instructions]` runs a
  * manual compaction as the turn's work (no model reply); `/name <name>` names the thread;
  * `/new` and `/fork [name]` replace the session, moving every subscriber to the new
- * thread with `thread/replaced`. Then extension commands. Prompt templates and
+ * thread with `thread/replaced`; `/reload` loads the thread's extensions again. Then
+ * extension commands. Prompt templates and
  * `skill:<name>` are expanded later, after the input hooks, into the user message
  * (`prompt-expansion.ts`); an unknown `/x` is plain text for the model.
  */
@@ -33,6 +34,8 @@ export interface CommandRequest {
 export interface CommandHost {
   env: TurnEnvironment;
   creation: ThreadCreation;
+  /** `/reload`; absent: the text goes on as an ordinary input. */
+  reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
 }
 
 function result(req: CommandRequest, status: TurnStartResult["status"], threadId: string): TurnStartResult {
@@ -56,6 +59,9 @@ export async function runSlashCommand(
     case "new":
     case "fork":
       return replaceCommand(req, host);
+    case "reload":
+      if (host.reloadExtensions) return reloadCommand(req, host.reloadExtensions);
+      break;
   }
   const extension = runtime.extensions;
   if (!extension.runCommand || !extension.commands.some((c) => c.name === command.name)) return undefined;
@@ -76,6 +82,22 @@ export async function runSlashCommand(
     if (!runtime.closed) runtime.release();
   }
   return result(req, pending.cancelled ? "cancelled" : "handled", runtime.id);
+}
+
+/** `/reload`: the thread's extensions shut down and load again; the input is handled. */
+async function reloadCommand(
+  req: CommandRequest,
+  reload: (runtime: ThreadRuntime) => Promise<void>,
+): Promise<TurnStartResult> {
+  const { runtime } = req;
+  runtime.subscribe(req.caller.connectionId);
+  runtime.admit("command");
+  try {
+    await reload(runtime);
+  } finally {
+    if (!runtime.closed) runtime.release();
+  }
+  return result(req, "handled", runtime.id);
 }
 
 /** `/compact [instructions]`: a turn whose work is one manual compaction. */

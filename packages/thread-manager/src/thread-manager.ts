@@ -159,6 +159,7 @@ export class ThreadManager implements ThreadManagerApi {
         loaded: (threadId) => this.registry.threads.get(threadId),
         exists: async (threadId) => (await this.locate(threadId)) !== undefined,
         resolveModel: (ref) => this.resolveModel(ref),
+        reloadExtensions: (runtime) => this.registry.reloadExtensions(runtime),
       },
       this.creation,
     );
@@ -458,6 +459,21 @@ export class ThreadManager implements ThreadManagerApi {
       }
     }
     this.broker.note({ type: "disconnected", connectionId });
+  }
+
+  /**
+   * Reloads a loaded thread's extensions, as `/reload` does (for embedders); refuses with
+   * `turnInProgress` while the thread is busy and `threadNotFound` when it is not loaded.
+   */
+  async reloadExtensions(threadId: string): Promise<void> {
+    const runtime = this.registry.threads.get(threadId);
+    if (!runtime) throw notFound(threadId);
+    runtime.admit("command");
+    try {
+      await this.registry.reloadExtensions(runtime);
+    } finally {
+      if (!runtime.closed) runtime.release();
+    }
   }
 
   diagnostics(): ThreadManagerDiagnostics {

@@ -16,8 +16,12 @@ import { SessionFile } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "./api.ts";
 import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock } from "./clock.ts";
-import { type ExtensionHostFactory, noopExtensionHostFactory } from "./extension-hooks.ts";
-import { createExtensionPort, type ExtensionTurnActions } from "./extension-port.ts";
+import {
+  type ExtensionHost,
+  type ExtensionHostFactory,
+  noopExtensionHostFactory,
+} from "./extension-hooks.ts";
+import { type BoundExtensionPort, createExtensionPort, type ExtensionTurnActions } from "./extension-port.ts";
 import { createMcpToolSource } from "./mcp-source.ts";
 import type { ModelSource } from "./model-source.ts";
 import type { SessionLocator } from "./session-locator.ts";
@@ -127,18 +131,7 @@ export class ThreadRegistry {
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
   ): Promise<ThreadRuntime> {
-    const port = this.options.models
-      ? createExtensionPort(session, this.options.models, this.options.extensionActions)
-      : undefined;
-    const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
-      context: { threadId: session.id, cwd: session.header.cwd, mode: caller.clientKind, hasUI: false },
-      extensionPaths: this.options.extensionPaths ?? [],
-      agentDir: this.options.ctx.agentDir,
-      settings: project.settings,
-      trusted: project.trusted,
-      projectDir: project.projectDir,
-      ...(port ? { thread: port } : {}),
-    });
+    const { extensions, port } = await this.loadExtensions(session, caller.clientKind, project, "startup");
     const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
     let tools: ThreadToolBackend;
     try {
@@ -169,6 +162,7 @@ export class ThreadRegistry {
       throw error;
     }
     port?.attach(runtime);
+    this.registerProviders(extensions);
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
     runtime.projectDir = project.projectDir;
@@ -215,6 +209,66 @@ export class ThreadRegistry {
       if (result.status === "rejected")
         process.stderr.write(`[thread-manager] tool source dispose failed: ${String(result.reason)}\n`);
     }
+  }
+
+  /** Builds a thread's extension host with a port bound to its session. */
+  private async loadExtensions(
+    session: SessionFile,
+    mode: "desktop" | "terminal",
+    project: Pick<ProjectSettings, "settings" | "trusted" | "projectDir">,
+    reason: "startup" | "reload",
+  ): Promise<{ extensions: ExtensionHost; port: BoundExtensionPort | undefined }> {
+    const port = this.options.models
+      ? createExtensionPort(session, this.options.models, this.options.extensionActions, (runtime) =>
+          this.reloadExtensions(runtime),
+        )
+      : undefined;
+    const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
+      context: { threadId: session.id, cwd: session.header.cwd, mode, hasUI: false },
+      extensionPaths: this.options.extensionPaths ?? [],
+      agentDir: this.options.ctx.agentDir,
+      settings: project.settings,
+      trusted: project.trusted,
+      projectDir: project.projectDir,
+      reason,
+      ...(port ? { thread: port } : {}),
+    });
+    return { extensions, port };
+  }
+
+  private registerProviders(extensions: ExtensionHost): void {
+    for (const provider of extensions.providers?.() ?? []) this.options.models?.registerProvider?.(provider);
+  }
+
+  /**
+   * `/reload`: shuts the thread's extensions down (`session_shutdown{reason:"reload"}`) and
+   * loads them again (`session_start{reason:"reload"}`); old API and ctx objects turn stale.
+   * New load problems go to subscribers as warnings.
+   */
+  async reloadExtensions(runtime: ThreadRuntime): Promise<void> {
+    runtime.assertOpen();
+    try {
+      await runtime.extensions.dispose("reload");
+    } catch (error) {
+      runtime.warn({
+        source: "extension",
+        message: `Extension shutdown failed: ${(error as Error).message}`,
+      });
+    }
+    const { extensions, port } = await this.loadExtensions(
+      runtime.session,
+      runtime.clientMode,
+      { settings: runtime.projectSettings, trusted: runtime.trusted, projectDir: runtime.projectDir },
+      "reload",
+    );
+    if (runtime.closed) {
+      await extensions.dispose();
+      return;
+    }
+    port?.attach(runtime);
+    runtime.extensions = extensions;
+    this.registerProviders(extensions);
+    for (const warning of extensions.warnings) runtime.warn(warning);
   }
 
   /** Loads and owns a thread, or returns it when already loaded. */

@@ -160,7 +160,7 @@ export class ThreadRuntime {
   constructor(
     readonly session: SessionFile,
     readonly host: RuntimeHost,
-    readonly extensions: ExtensionHost,
+    public extensions: ExtensionHost,
     public settings: ThreadSettings,
     readonly loadWarnings: Warning[],
     readonly clientMode: "desktop" | "terminal",

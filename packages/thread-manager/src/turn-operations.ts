@@ -36,6 +36,8 @@ export interface TurnHost {
   loaded(threadId: string): ThreadRuntime | undefined;
   exists(threadId: string): Promise<boolean>;
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
+  /** `/reload`: loads the thread's extensions again. */
+  reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
 }
 
 function noModel(threadId: string): AppServerError {
@@ -108,7 +110,11 @@ export class TurnOperations {
             return model;
           },
         },
-        { env: this.env, creation: this.commands },
+        {
+          env: this.env,
+          creation: this.commands,
+          ...(this.host.reloadExtensions ? { reloadExtensions: this.host.reloadExtensions } : {}),
+        },
       );
       if (handled) return handled;
     }

@@ -29,7 +29,7 @@ describe("extension hooks", () => {
     );
     expect(h.server.requests.length).toBe(0);
     const { commands } = await h.manager.listCommands({ threadId: thread.id }, h.desktop());
-    expect(commands.map((c) => c.name)).toEqual(["compact", "name", "new", "fork", "hello"]);
+    expect(commands.map((c) => c.name)).toEqual(["compact", "name", "new", "fork", "reload", "hello"]);
     expect(commands.at(-1)).toEqual({ name: "hello", description: "Says hello" });
   });
 

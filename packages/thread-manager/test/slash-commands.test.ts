@@ -249,12 +249,21 @@ describe("prompt templates and skills", () => {
       "name",
       "new",
       "fork",
+      "reload",
       "deploy",
       "review",
       "skill:lint",
     ]);
     const forCwd = (await h.manager.listCommands({ cwd: h.dir.cwd }, h.desktop())).commands;
-    expect(forCwd.map((c) => c.name)).toEqual(["compact", "name", "new", "fork", "review", "skill:lint"]);
+    expect(forCwd.map((c) => c.name)).toEqual([
+      "compact",
+      "name",
+      "new",
+      "fork",
+      "reload",
+      "review",
+      "skill:lint",
+    ]);
   });
 
   test("an extension command typed in turn/start runs and the input is handled", async () => {
