@@ -133,6 +133,8 @@ export interface StartOptions {
   cwd?: string;
   /** Leave the handshake to the test. */
   skipInitialize?: boolean;
+  /** Environment variables that need the mock's address (stdio: the child's environment). */
+  envFromMock?: (mock: MockModelServer) => Record<string, string>;
   /** The agent dir's settings.json. */
   settings?: Record<string, unknown>;
   /** Extension paths (absolute): `-e` on stdio, `extensionPaths` in-process. */
@@ -167,7 +169,7 @@ const stdio: Target = {
       [process.execPath, CLI_MAIN, "app-server", ...extensionArgs, ...(options.args ?? [])],
       {
         cwd: options.cwd ?? agent.cwd,
-        env: { ...process.env, ...agent.env, ...options.env },
+        env: { ...process.env, ...agent.env, ...options.env, ...options.envFromMock?.(mock) },
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
