@@ -275,7 +275,7 @@ export class AcpSession {
       if (running.cancelled || turn.status === "interrupted") return { stopReason: "cancelled" };
       if (turn.status === "failed")
         throw turnFailed(turn.error ?? { kind: "other", message: "the turn failed" });
-      return { stopReason: "end_turn" };
+      return { stopReason: turn.stopReason === "maxTokens" ? "max_tokens" : "end_turn" };
     } finally {
       this.running = undefined;
       void this.refreshCommands();

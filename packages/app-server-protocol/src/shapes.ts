@@ -227,6 +227,8 @@ export const Turn = Type.Object({
   startedAt: Type.Number(),
   completedAt: Type.Optional(Type.Number()),
   error: Type.Optional(TurnError),
+  /** Set when a completed turn's last reply stopped at the model's output-token limit. */
+  stopReason: Type.Optional(Type.Literal("maxTokens")),
   items: Type.Optional(Type.Array(Type.Union([ThreadItem, PayloadRef]))),
 });
 export type Turn = Static<typeof Turn>;

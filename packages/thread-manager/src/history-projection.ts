@@ -273,6 +273,9 @@ class TurnBuilder {
     } else {
       this.finishSynthetic(turn);
     }
+    // a reply cut at the output limit is a completed turn the client should know was cut
+    if (turn.status === "completed" && this.lastAssistant?.stopReason === "length")
+      turn.stopReason = "maxTokens";
     // Calls never answered belong to a turn that stopped around them.
     if (!running) {
       for (const item of this.calls.values()) if (item.status === "inProgress") item.status = "failed";

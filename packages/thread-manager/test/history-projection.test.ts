@@ -38,6 +38,30 @@ function assistant(
 }
 
 describe("projectTurns", () => {
+  test("a completed turn whose last reply hit the output limit says so with stopReason maxTokens; others do not", () => {
+    const turnWith = (stopReason: AssistantMessage["stopReason"], outcome: string) =>
+      projectHistory(
+        entries([
+          { type: "turn_start", id: "turn0001", startedAt: 1000, timestamp: iso(1000) } as never,
+          {
+            type: "message",
+            timestamp: iso(1001),
+            message: { role: "user", content: "hi", timestamp: 1001 },
+          },
+          {
+            type: "message",
+            timestamp: iso(2600),
+            message: assistant([{ type: "text", text: "cut" }], { stopReason }),
+          },
+          { type: "turn_end", turnId: "turn0001", outcome, completedAt: 2700, timestamp: iso(2700) } as never,
+        ]),
+      )[0]!;
+    expect(turnWith("length", "completed").stopReason).toBe("maxTokens");
+    expect(turnSummary(turnWith("length", "completed")).stopReason).toBe("maxTokens");
+    expect(turnWith("stop", "completed").stopReason).toBeUndefined();
+    expect(turnWith("length", "interrupted").stopReason).toBeUndefined();
+  });
+
   test("a plain marker turn projects user and agent items with durable IDs and spec times", () => {
     const list = entries([
       { type: "turn_start", id: "turn0001", startedAt: 1000, timestamp: iso(1000) } as never,

@@ -109,6 +109,28 @@ describe("knightcode acp: handshake, sessions and prompt turns", () => {
   );
 
   test(
+    "a reply cut at the model's output limit answers max_tokens",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      // all of the model's 8,192 output tokens used: the output limit, not the context, cut it
+      world.mock.enqueue({
+        steps: [{ type: "text", text: "A long answer that", deltas: 3 }],
+        stopReason: "length",
+        usage: { input: 100, output: 8_192 },
+      });
+      const answer = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "go on" }],
+      });
+      expect(answer.stopReason).toBe("max_tokens");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
     "image, resource_link and embedded resource blocks become the turn's images and text",
     async () => {
       await using world = await acpWorld();
