@@ -47,7 +47,14 @@ export { resolveToolPath } from "./tools/paths.ts";
 export { createReadTool, type ReadDetails, ReadParams } from "./tools/read.ts";
 export { spawnLocal } from "./tools/spawn-local.ts";
 export type { ToolEnv } from "./tools/tool-env.ts";
-export { MAX_BYTES, MAX_LINES, type Truncation, truncateHead, truncateTail } from "./tools/truncate.ts";
+export {
+  formatSize,
+  MAX_BYTES,
+  MAX_LINES,
+  type Truncation,
+  truncateHead,
+  truncateTail,
+} from "./tools/truncate.ts";
 export { createWriteTool, type WriteDetails, WriteParams } from "./tools/write.ts";
 export type {
   AgentEvent,
