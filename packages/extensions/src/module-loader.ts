@@ -11,7 +11,10 @@
  *   by directory (`provideToExtensions`) resolve to the files there;
  * - other bare imports must exist in the extension's nearest `node_modules`; a missing
  *   one is a load error naming it;
- * - relative imports keep the marker, so the extension's own files are read the same way.
+ * - a package marked with `preferShippedCopy` resolves to the extension's own copy when the
+ *   extension's package ships one in its `node_modules`;
+ * - relative imports within the extension's own package keep the marker, so its files are
+ *   read the same way (also when the package itself is installed in a `node_modules`).
  * The marker also carries a generation, so a changed entry file loads fresh.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -39,7 +42,26 @@ const providedPackages = new Map<string, string>();
 const providedModules = new Map<string, () => Promise<Record<string, unknown>>>();
 const HOST_MODULE = "knightcode-host:";
 
+/** Provided packages an extension's own shipped copy overrides. */
+const shippedCopyWins = new Set<string>();
+
 let pluginInstalled = false;
+
+/** Lets an extension whose package ships its own copy of `name` use that copy. */
+export function preferShippedCopy(name: string): void {
+  shippedCopyWins.add(name);
+}
+
+/** Whether the package the file at `dir` belongs to has `pkg` in its own `node_modules`. */
+function shipsOwnCopy(dir: string, pkg: string): boolean {
+  let current = dir;
+  for (;;) {
+    if (existsSync(join(current, "package.json"))) return existsSync(join(current, "node_modules", pkg));
+    const parent = dirname(current);
+    if (parent === current) return false;
+    current = parent;
+  }
+}
 
 /**
  * Makes `name` (and its subpaths) resolve to the host's copy, resolved from `fromDir`,
@@ -118,8 +140,18 @@ function nearestPackage(dir: string, pkg: string): string | undefined {
   }
 }
 
-function isInNodeModules(path: string): boolean {
-  return path.includes("/node_modules/") || path.includes("\\node_modules\\");
+/**
+ * The installed package a path lies in (`…/node_modules/<pkg>/`), or "" outside any.
+ * An extension installed as a package lives in `node_modules` itself: its own files share
+ * its prefix and are read like any extension file, its dependencies do not.
+ */
+function installedPackagePrefix(path: string): string {
+  const normalized = path.replaceAll("\\", "/");
+  const at = normalized.lastIndexOf("/node_modules/");
+  if (at === -1) return "";
+  const rest = normalized.slice(at + "/node_modules/".length).split("/");
+  const name = rest[0]?.startsWith("@") ? rest.slice(0, 2).join("/") : rest[0];
+  return `${normalized.slice(0, at)}/node_modules/${name}/`;
 }
 
 /** Where one import of an extension file goes, or a load error. */
@@ -134,12 +166,15 @@ function rewriteSpecifier(specifier: string, file: string, generation: string): 
     } catch {
       throw new ExtensionLoadError(`Cannot find module "${specifier}" imported by ${file}`, file);
     }
-    return isInNodeModules(resolved) ? resolved : `${resolved}?${MARKER}=${generation}`;
+    return installedPackagePrefix(resolved) === installedPackagePrefix(file)
+      ? `${resolved}?${MARKER}=${generation}`
+      : resolved;
   }
-  if (providedModules.has(specifier)) return `${HOST_MODULE}${specifier}`;
-  const provided = providedFor(specifier);
-  if (provided !== undefined) return Bun.resolveSync(specifier, provided);
   const pkg = packageName(specifier);
+  const shipped = shippedCopyWins.has(pkg) && shipsOwnCopy(dir, pkg);
+  if (!shipped && providedModules.has(specifier)) return `${HOST_MODULE}${specifier}`;
+  const provided = shipped ? undefined : providedFor(specifier);
+  if (provided !== undefined) return Bun.resolveSync(specifier, provided);
   if (nearestPackage(dir, pkg) === undefined) {
     throw new ExtensionLoadError(
       `Missing dependency "${pkg}" imported by ${file}: install the extension's dependencies next to it`,
