@@ -24,6 +24,14 @@ import { type BoundedOutcome, boundedCall } from "./bounded-call.ts";
 import { createEventBus } from "./event-bus.ts";
 import { runExec } from "./exec.ts";
 import type { ExtensionThreadPort } from "./host-contract.ts";
+import {
+  addMissing,
+  getApiKeyAndHeaders,
+  labelOf,
+  piApiExtras,
+  piCommandExtras,
+  piUiExtras,
+} from "./pi/pi-surface.ts";
 import { type ExtensionCaller, runAsExtension, runAsHost } from "./stdout-guard.ts";
 
 /** Thrown by any API or `ctx` call after the thread unloaded or reloaded its extensions. */
@@ -360,7 +368,7 @@ export class ExtensionRunner {
         },
       },
     };
-    return api;
+    return addMissing(api, piApiExtras());
   }
 
   /** Built-in names, then extension tools that are not overrides, in registration order. */
@@ -373,6 +381,7 @@ export class ExtensionRunner {
   private createContext(): ExtensionContext {
     const runner = this;
     const port = () => runner.port();
+    addMissing(runner.options.ui, piUiExtras(runner.options.ui));
     const ctx: ExtensionContext = {
       get mode() {
         runner.live("ctx");
@@ -406,11 +415,13 @@ export class ExtensionRunner {
           getLeafId: () => session().leafId,
           getEntry: (id: string) => session().entries.find((e) => e.id === id),
           getSessionName: () => session().name,
+          getLabel: (id: string) => labelOf(session().entries, id),
         };
       },
       get modelRegistry() {
         runner.live("ctx");
         return {
+          getApiKeyAndHeaders: getApiKeyAndHeaders(ctx),
           getAll: () => runAsHost(() => port().listModels()),
           find: (provider: string, id: string) => runAsHost(() => port().findModel(provider, id)),
           getApiKey: (model: Model) => runAsHost(() => port().getApiKey(model)),
@@ -438,11 +449,12 @@ export class ExtensionRunner {
         return runner.pendingSystemPrompt ?? port().systemPrompt();
       },
     };
-    return ctx;
+    // pi's `ctx.shutdown()` ends its process; a thread of a shared server is not that.
+    return addMissing(ctx, { shutdown: () => {} });
   }
 
   private createCommandContext(ctx: ExtensionContext): ExtensionCommandContext {
-    const command = Object.create(ctx) as ExtensionCommandContext;
+    const command = addMissing(Object.create(ctx) as ExtensionCommandContext, piCommandExtras());
     command.waitForIdle = () => runAsHost(() => this.port().waitForIdle());
     command.reload = async () => {
       this.live("ctx");

@@ -1,3 +1,6 @@
+// pi's package names resolve to the compatibility modules in every extension.
+import "./pi/pi-modules.ts";
+
 export type * from "./api-types.ts";
 export { boundedCall, DEFAULT_HOOK_TIMEOUT_MS, hookTimeoutMs } from "./bounded-call.ts";
 export { ExtensionRunner, StaleExtensionError } from "./extension-runner.ts";
