@@ -1,54 +1,36 @@
 /**
  * `knightcode acp`: the Agent Client Protocol on stdin/stdout, over the same host the app
- * server uses. The host loads in the background so `initialize` is answered at once.
+ * server uses (`lazy-host.ts`), so `initialize` is answered before the host has loaded.
  */
-import { resolve } from "node:path";
 import { serveAcp } from "@knightcode/acp";
-import {
-  type AccountPort,
-  type ConfigPort,
-  createLazyThreadManager,
-  keepConsoleOffStdout,
-} from "@knightcode/app-server";
-
-const VERSION = "0.1.0";
+import { keepConsoleOffStdout } from "@knightcode/app-server";
+import packageJson from "../package.json" with { type: "json" };
+import { startLazyHost } from "./lazy-host.ts";
 
 /** Serves ACP until stdin closes; resolves with the exit code. */
-export async function runAcp(options: { sessionDir?: string }): Promise<number> {
+export async function runAcp(options: {
+  extensions: string[];
+  sessionDir?: string;
+  sandbox?: "tools" | "process";
+}): Promise<number> {
   // before anything loads that might log: stdout carries ACP messages only
   keepConsoleOffStdout();
   const log = (message: string) => process.stderr.write(`knightcode acp: ${message}\n`);
-  const host = import("@knightcode/app-server/host").then(({ createServerHost }) =>
-    createServerHost(
-      options.sessionDir === undefined ? {} : { sessionDir: resolve(process.cwd(), options.sessionDir) },
-    ),
-  );
-  const config: ConfigPort = {
-    read: async (params) => (await host).config.read(params),
-    write: async (params) => (await host).config.write(params),
-    readTrust: async (params) => (await host).config.readTrust(params),
-    setTrust: async (params) => (await host).config.setTrust(params),
-  };
-  const accounts: AccountPort = {
-    read: async () => (await host).accounts.read(),
-    loginApiKey: async (params) => (await host).accounts.loginApiKey(params),
-    logout: async (params) => (await host).accounts.logout(params),
-    cancelPendingLogins: () => {},
-  };
+  const { sandbox, ...rest } = options;
+  const host = startLazyHost({
+    cwd: process.cwd(),
+    ...rest,
+    ...(sandbox === "tools" ? { sandbox: true } : {}),
+  });
   try {
     await serveAcp({
-      server: {
-        threads: createLazyThreadManager(async () => (await host).threads),
-        config,
-        accounts,
-        serverInfo: { name: "knightcode-acp", version: VERSION },
-      },
-      version: VERSION,
+      server: { ...host.serverOptions, serverInfo: { name: "knightcode-acp", version: packageJson.version } },
+      version: packageJson.version,
       input: Bun.stdin.stream(),
       output: process.stdout,
       log,
     });
-    await (await host).dispose();
+    await host.dispose();
     return 0;
   } catch (error) {
     log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -14,7 +14,7 @@ export const USAGE = `Usage:
       also come from piped stdin. Exit code 1 when the turn fails.
   knightcode app-server [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]]
       Serve the JSON-lines app-server protocol on stdin/stdout.
-  knightcode acp [--session-dir <dir>]
+  knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]]
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
       Start the app server and run a short scripted conversation with it.
@@ -70,7 +70,7 @@ export type Command =
   | { kind: "version" }
   | { kind: "agent"; options: AgentOptions }
   | { kind: "appServer"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
-  | { kind: "acp"; sessionDir?: string }
+  | { kind: "acp"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
   | { kind: "demo" }
   | { kind: "error"; message: string };
 
@@ -264,15 +264,10 @@ function conflictOf(options: AgentOptions): string | undefined {
   return undefined;
 }
 
-/** `knightcode acp [--session-dir <dir>]`. */
+/** `knightcode acp` takes the app server's options: the same host behind another protocol. */
 function parseAcp(rest: readonly string[]): Command {
-  let sessionDir: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const { arg, name, inline } = splitFlag(rest[i]!);
-    if (name !== "--session-dir") return { kind: "error", message: `unknown option '${arg}'` };
-    const value = inline ?? rest[++i];
-    if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
-    sessionDir = value;
-  }
-  return sessionDir === undefined ? { kind: "acp" } : { kind: "acp", sessionDir };
+  const parsed = parseAppServer(rest);
+  if (parsed.kind !== "appServer") return parsed;
+  const { kind: _kind, ...options } = parsed;
+  return { kind: "acp", ...options };
 }

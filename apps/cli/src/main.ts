@@ -9,7 +9,7 @@ if (process.argv[2] === "__sandbox-helper") await import("@knightcode/sandbox/he
 const command = parseArgs(process.argv.slice(2));
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||
-  (command.kind === "appServer" && command.sandbox === "process");
+  ((command.kind === "appServer" || command.kind === "acp") && command.sandbox === "process");
 if (processSandbox && process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1") {
   const { runInProcessSandbox } = await import("./process-sandbox.ts");
   process.exit(await runInProcessSandbox(process.argv.slice(2)));

@@ -118,15 +118,27 @@ describe("knightcode arguments", () => {
     });
   }
 
-  test("acp takes an optional --session-dir and nothing else", () => {
-    expect(parseArgs(["acp"])).toEqual({ kind: "acp" });
-    expect(parseArgs(["acp", "--session-dir", "/s"])).toEqual({ kind: "acp", sessionDir: "/s" });
-    expect(parseArgs(["acp", "--session-dir=/t"])).toEqual({ kind: "acp", sessionDir: "/t" });
+  test("acp takes the app server's options", () => {
+    expect(parseArgs(["acp"])).toEqual({ kind: "acp", extensions: [] });
+    expect(parseArgs(["acp", "-e", "x.ts", "--session-dir=/t", "--sandbox"])).toEqual({
+      kind: "acp",
+      extensions: ["x.ts"],
+      sessionDir: "/t",
+      sandbox: "tools",
+    });
+    expect(parseArgs(["acp", "--sandbox=process"])).toEqual({
+      kind: "acp",
+      extensions: [],
+      sandbox: "process",
+    });
     expect(parseArgs(["acp", "--session-dir"])).toEqual({
       kind: "error",
       message: "--session-dir needs a value",
     });
-    expect(parseArgs(["acp", "-e", "x.ts"])).toEqual({ kind: "error", message: "unknown option '-e'" });
+    expect(parseArgs(["acp", "--model", "a/b"])).toEqual({
+      kind: "error",
+      message: "unknown option '--model'",
+    });
     expect(parseArgs(["acp", "--help"])).toEqual({ kind: "help" });
   });
 });

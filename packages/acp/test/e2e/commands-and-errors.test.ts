@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { textReply } from "@knightcode/testkit";
 import { acpWorld, startAcp } from "../support/acp-child.ts";
 
@@ -60,6 +61,49 @@ describe("knightcode acp: slash commands", () => {
       expect(named.stopReason).toBe("end_turn");
       const listed = await acp.agent.request("session/list", {});
       expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe("Greeting practice");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("knightcode acp: extensions", () => {
+  test(
+    "-e loads an extension in every session: its command is listed and a prompt starting /persona runs it",
+    async () => {
+      await using world = await acpWorld();
+      const extension = join(
+        import.meta.dir,
+        "..",
+        "..",
+        "..",
+        "..",
+        "examples",
+        "extensions",
+        "system-prompt-command.ts",
+      );
+      await using acp = await startAcp(world, { args: ["-e", extension] });
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      const listed = await acp.waitForUpdate(
+        (u, s) =>
+          s === sessionId &&
+          u.sessionUpdate === "available_commands_update" &&
+          u.availableCommands.some((c) => c.name === "persona"),
+      );
+      expect(
+        listed.sessionUpdate === "available_commands_update" &&
+          listed.availableCommands.find((c) => c.name === "persona")?.description,
+      ).toBe("Add a line to the system prompt (empty clears it)");
+      const ran = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/persona Answer like a ship's cook." }],
+      });
+      expect(ran.stopReason).toBe("end_turn");
+      // the command ran without a model turn; the next turn's system prompt carries it
+      expect(world.mock.requests.length).toBe(0);
+      world.mock.enqueue(textReply("Aye."));
+      await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
+      expect(JSON.stringify(world.mock.requests[0]!.body)).toContain("Answer like a ship's cook.");
       expect(acp.schemaProblems()).toEqual([]);
     },
     TIMEOUT,
