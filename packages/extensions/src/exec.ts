@@ -1,7 +1,9 @@
 /**
  * `knightcode.exec`: runs a program (no shell) in the thread's cwd with its output
- * captured, never on the server's stdout.
+ * captured, never on the server's stdout, and with the server's environment minus
+ * credentials (the same hygiene as tool processes).
  */
+import { scrubCredentials } from "@knightcode/agent";
 import type { ExecOptions, ExecResult } from "./api-types.ts";
 
 export async function runExec(
@@ -11,6 +13,7 @@ export async function runExec(
 ): Promise<ExecResult> {
   const child = Bun.spawn([command, ...args], {
     cwd: options.cwd,
+    env: scrubCredentials(process.env),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -32,7 +32,17 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
     let changed = false;
     await runner.emit(
       "input",
-      { type: "input", text, images, source: event.source === "start" ? inputSource : inputSource },
+      // later handlers see what earlier transforms made of the input
+      {
+        type: "input",
+        get text() {
+          return text;
+        },
+        get images() {
+          return images;
+        },
+        source: inputSource,
+      },
       (result) => {
         if (result.action === "handled") {
           handled = true;

@@ -1,0 +1,178 @@
+import { describe, expect, test } from "bun:test";
+import type { Warning } from "@knightcode/app-server-protocol";
+import { Type } from "typebox";
+import type { ExtensionAPI } from "../src/api-types.ts";
+import { ExtensionRunner, StaleExtensionError } from "../src/extension-runner.ts";
+import { createNoUI } from "../src/no-ui.ts";
+import { threadHooks } from "../src/thread-hooks.ts";
+
+function runner(hookTimeoutMs = 1_000) {
+  const warnings: Warning[] = [];
+  const r = new ExtensionRunner({
+    threadId: "t1",
+    cwd: "/project",
+    mode: "desktop",
+    hasUI: false,
+    ui: createNoUI(),
+    port: undefined,
+    hookTimeoutMs,
+    warn: (w) => warnings.push(w),
+    builtinToolNames: ["read", "bash"],
+  });
+  return { r, warnings };
+}
+
+describe("extension runner", () => {
+  test("input transforms chain in load order and the first handled wins", async () => {
+    const { r } = runner();
+    await r.load("/a.ts", (k: ExtensionAPI) => {
+      k.on("input", (e) => ({ action: "transform" as const, text: `${e.text}+a` }));
+    });
+    await r.load("/b.ts", (k: ExtensionAPI) => {
+      k.on("input", (e) =>
+        e.text === "x+a"
+          ? { action: "handled" as const }
+          : { action: "transform" as const, text: `${e.text}+b` },
+      );
+    });
+    const hooks = threadHooks(r, "rpc");
+    expect(await hooks.input!({ text: "y", images: [], source: "start" })).toEqual({
+      action: "continue",
+      text: "y+a+b",
+      images: [],
+    });
+    expect(await hooks.input!({ text: "x", images: [], source: "start" })).toEqual({ action: "handled" });
+  });
+
+  test("tool_call: the first block wins and input changes reach later handlers", async () => {
+    const { r } = runner();
+    const seen: unknown[] = [];
+    await r.load("/a.ts", (k: ExtensionAPI) => {
+      k.on("tool_call", (e) => {
+        e.input.command = `safe ${e.input.command}`;
+      });
+    });
+    await r.load("/b.ts", (k: ExtensionAPI) => {
+      k.on("tool_call", (e) => {
+        seen.push(e.input.command);
+        return { block: true, reason: "no" };
+      });
+    });
+    await r.load("/c.ts", (k: ExtensionAPI) => {
+      k.on("tool_call", () => {
+        seen.push("never");
+        return { block: true, reason: "late" };
+      });
+    });
+    const input = { command: "ls" };
+    const decision = await threadHooks(r, "rpc").toolCall!({ toolCallId: "1", toolName: "bash", input });
+    expect(decision).toEqual({ action: "block", reason: "no" });
+    expect(seen).toEqual(["safe ls"]);
+    expect(input.command).toBe("safe ls");
+  });
+
+  test("tool_result patches chain; message_end replacement must keep the role", async () => {
+    const { r, warnings } = runner();
+    await r.load("/a.ts", (k: ExtensionAPI) => {
+      k.on("tool_result", () => ({ isError: true }));
+      k.on("tool_result", (e) => ({ content: [{ type: "text" as const, text: `${e.isError}` }] }));
+      k.on("message_end", () => ({ message: { role: "user" as const, content: "x", timestamp: 1 } }));
+    });
+    const hooks = threadHooks(r, "rpc");
+    expect(
+      await hooks.toolResult!({
+        toolCallId: "1",
+        toolName: "t",
+        isError: false,
+        content: [],
+        details: { d: 1 },
+      }),
+    ).toEqual({
+      content: [{ type: "text", text: "true" }],
+      details: { d: 1 },
+      isError: true,
+    });
+    const kept = await hooks.messageEnd!({
+      message: {
+        role: "toolResult",
+        toolCallId: "1",
+        toolName: "t",
+        content: [],
+        isError: false,
+        timestamp: 1,
+      },
+    });
+    expect(kept).toEqual({ action: "keep" });
+    expect(warnings[0]!.message).toContain('keep the role "toolResult"');
+  });
+
+  test("a throwing or silent handler is a warning with its path and counts as no answer", async () => {
+    const { r, warnings } = runner(50);
+    await r.load("/throws.ts", (k: ExtensionAPI) => {
+      k.on("before_agent_start", () => {
+        throw new Error("boom");
+      });
+    });
+    await r.load("/hangs.ts", (k: ExtensionAPI) => {
+      k.on("before_agent_start", () => new Promise(() => {}));
+    });
+    await r.load("/answers.ts", (k: ExtensionAPI) => {
+      k.on("before_agent_start", (e) => ({ systemPrompt: `${e.systemPrompt}!` }));
+    });
+    const answer = await threadHooks(r, "rpc").beforeAgentStart!({ turnId: "t", systemPrompt: "base" });
+    expect(answer).toEqual({ systemPrompt: "base!" });
+    expect(warnings.map((w) => [w.path, w.source])).toEqual([
+      ["/throws.ts", "extension"],
+      ["/hangs.ts", "extension"],
+    ]);
+    expect(warnings[1]!.message).toContain("did not answer within 50 ms");
+  });
+
+  test("a factory that throws is dropped with its registrations; a name clash keeps the first and names both", async () => {
+    const { r, warnings } = runner();
+    const tool = (label: string) => ({
+      name: "t",
+      description: label,
+      parameters: Type.Object({}),
+      execute: async () => ({ content: [] }),
+    });
+    await r.load("/first.ts", (k: ExtensionAPI) => k.registerTool(tool("first")));
+    await r.load("/second.ts", (k: ExtensionAPI) => k.registerTool(tool("second")));
+    const ok = await r.load("/broken.ts", (k: ExtensionAPI) => {
+      k.registerCommand("c", { handler: () => {} });
+      throw new Error("bad factory");
+    });
+    expect(ok).toBe(false);
+    expect(r.tools.get("t")!.value.description).toBe("first");
+    expect(r.commands.has("c")).toBe(false);
+    expect(warnings[0]!.message).toContain("/first.ts");
+    expect(warnings[0]!.message).toContain("/second.ts");
+    expect(warnings[1]).toMatchObject({ path: "/broken.ts" });
+  });
+
+  test("after shutdown every API and ctx call throws a stale error", async () => {
+    const { r } = runner();
+    let api: ExtensionAPI | undefined;
+    const reasons: string[] = [];
+    await r.load("/a.ts", (k: ExtensionAPI) => {
+      api = k;
+      k.on("session_shutdown", (e) => {
+        reasons.push(e.reason);
+      });
+    });
+    await r.shutdown("reload");
+    expect(reasons).toEqual(["reload"]);
+    expect(() => api!.registerCommand("x", { handler: () => {} })).toThrow(StaleExtensionError);
+    expect(() => api!.appendEntry("x", {})).toThrow("stale");
+    expect(() => r.ctx.cwd).toThrow("stale");
+  });
+
+  test("without a UI, dialogs answer at once with their no-answer values", async () => {
+    const ui = createNoUI();
+    expect(await ui.confirm("t", "m")).toBe(false);
+    expect(await ui.select("t", ["a"])).toBeUndefined();
+    expect(await ui.input("t")).toBeUndefined();
+    expect(await ui.editor("t")).toBeUndefined();
+    ui.notify("nothing happens");
+  });
+});
