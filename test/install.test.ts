@@ -129,11 +129,13 @@ describe("the installed knightcode", () => {
     expect(stdout).toContain("the server shut down with exit code 0");
   }, 60_000);
 
-  test("app-server answers initialize and thread/start and completes a turn on the demo model", async () => {
-    const home = freshHome("server-home");
+  /** Starts the installed `knightcode app-server <flags>` in a fresh project and runs one turn. */
+  async function serverTurn(flags: string[], prompt: string) {
+    const home = freshHome(`server-${flags.join("").replace(/\W/g, "") || "plain"}-${prompt.length}`);
     const cwd = join(home, "project");
     mkdirSync(cwd);
-    const child = Bun.spawn([binary(), "app-server"], {
+    writeFileSync(join(cwd, "notes.txt"), "a file for the demo model to list\n");
+    const child = Bun.spawn([binary(), "app-server", ...flags], {
       cwd,
       env: userEnv(home),
       stdin: "pipe",
@@ -145,76 +147,59 @@ describe("the installed knightcode", () => {
     );
     await client.connect();
     const init = await client.initialize({ clientInfo: { name: "install-test" } });
-    expect(init.serverInfo.name).toBe("knightcode-app-server");
-    const { thread } = await client.request("thread/start", { cwd });
-    expect(thread.model).toEqual({ provider: "demo", id: "demo" });
-    let text = "";
+    const { thread } = await client.request("thread/start", { cwd, approvalMode: "fullAccess" });
+    let reply = "";
+    const tools: { name: string; status: string; output?: string }[] = [];
     client.onNotification("item/agentMessage/delta", (p) => {
-      text += p.delta;
+      reply += p.delta;
+    });
+    client.onNotification("item/completed", ({ item }) => {
+      if (item.type === "toolCall")
+        tools.push({ name: item.toolName, status: item.status, output: item.output });
     });
     const completed = new Promise<string>((resolve) => {
       client.onNotification("turn/completed", (p) => resolve(p.turn.status));
     });
-    await client.request("turn/start", { threadId: thread.id, text: "Hello!" });
-    expect(await completed).toBe("completed");
-    expect(text).toContain("offline demo model");
+    await client.request("turn/start", { threadId: thread.id, text: prompt });
+    const status = await completed;
     child.stdin.end();
-    expect(await child.exited).toBe(0);
+    const stderr = new Response(child.stderr).text();
+    return {
+      init,
+      model: thread.model,
+      status,
+      reply,
+      tools,
+      exitCode: await child.exited,
+      stderr: await stderr,
+    };
+  }
+
+  test("app-server answers initialize and thread/start and completes a turn on the demo model", async () => {
+    const turn = await serverTurn([], "Hello!");
+    expect(turn.init.serverInfo.name).toBe("knightcode-app-server");
+    expect([turn.model, turn.status, turn.exitCode]).toEqual([
+      { provider: "demo", id: "demo" },
+      "completed",
+      0,
+    ]);
+    expect(turn.reply).toContain("offline demo model");
   }, 60_000);
 
-  test("acp answers initialize, session/new and a prompt on the demo model over JSON-RPC lines", async () => {
-    const home = freshHome("acp-home");
-    const cwd = join(home, "project");
-    mkdirSync(cwd);
-    const child = Bun.spawn([binary(), "acp"], {
-      cwd: home,
-      env: userEnv(home),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const messages: Record<string, unknown>[] = [];
-    const waiting = new Map<number, (message: Record<string, unknown>) => void>();
-    const reading = (async () => {
-      let rest = "";
-      for await (const chunk of child.stdout) {
-        rest += new TextDecoder().decode(chunk);
-        const lines = rest.split("\n");
-        rest = lines.pop() ?? "";
-        for (const line of lines) {
-          const message = JSON.parse(line) as Record<string, unknown>;
-          messages.push(message);
-          if (typeof message.id === "number" && !("method" in message)) waiting.get(message.id)?.(message);
-        }
-      }
-    })();
-    let id = 0;
-    const request = (method: string, params: unknown) => {
-      id += 1;
-      const answer = new Promise<Record<string, unknown>>((resolve) => waiting.set(id, resolve));
-      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-      child.stdin.flush();
-      return answer;
-    };
-    const init = await request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    expect(init.result).toMatchObject({ protocolVersion: 1, agentInfo: { name: "knightcode", version } });
-    const created = await request("session/new", { cwd, mcpServers: [] });
-    const { sessionId } = created.result as { sessionId: string };
-    const answer = await request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Hello!" }] });
-    expect(answer.result).toEqual({ stopReason: "end_turn" });
-    const text = messages
-      .map(
-        (m) =>
-          (m.params as { update?: { sessionUpdate: string; content?: { text?: string } } } | undefined)
-            ?.update,
-      )
-      .filter((u) => u?.sessionUpdate === "agent_message_chunk")
-      .map((u) => u?.content?.text ?? "")
-      .join("");
-    expect(text).toContain("offline demo model");
-    child.stdin.end();
-    expect(await child.exited).toBe(0);
-    await reading;
+  test("app-server --sandbox runs a tool call through the binary's own sandbox helper", async () => {
+    const turn = await serverTurn(["--sandbox"], "Please list the files in this project folder.");
+    expect([turn.status, turn.exitCode]).toEqual(["completed", 0]);
+    expect(turn.tools).toEqual([
+      { name: "ls", status: "completed", output: expect.stringContaining("notes.txt") },
+    ]);
+  }, 60_000);
+
+  test("app-server --sandbox=process re-runs the binary inside bubblewrap and completes a turn", async () => {
+    const turn = await serverTurn(["--sandbox=process"], "Please list the files in this project folder.");
+    expect([turn.status, turn.exitCode, turn.stderr]).toEqual(["completed", 0, expect.any(String)]);
+    expect(turn.tools).toEqual([
+      { name: "ls", status: "completed", output: expect.stringContaining("notes.txt") },
+    ]);
   }, 60_000);
 
   test("a project's .env and bunfig.toml are not loaded: a key in .env does not change the default model", async () => {

@@ -9,8 +9,9 @@
  */
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { requireBubblewrap, SandboxUnavailableError } from "@knightcode/sandbox";
+import { selfCommand, selfRuntimePaths } from "./self-command.ts";
 
 /** Set inside the re-executed process. */
 const INSIDE = "KNIGHTCODE_PROCESS_SANDBOX";
@@ -88,7 +89,8 @@ export async function runInProcessSandbox(args: readonly string[]): Promise<numb
   const home = process.env.HOME ?? homedir();
   const agentDir = process.env.KNIGHTCODE_PROCESS_SANDBOX_AGENT_DIR ?? processSandboxAgentDir(home);
   mkdirSync(agentDir, { recursive: true });
-  const main = Bun.main;
+  // the compiled binary re-runs itself alone; its bundled main.ts is not a file to pass
+  const [, ...script] = selfCommand();
   const child = Bun.spawn(
     [
       bwrap,
@@ -96,8 +98,8 @@ export async function runInProcessSandbox(args: readonly string[]): Promise<numb
         cwd: process.cwd(),
         home,
         agentDir,
-        runtime: [process.execPath, resolve(import.meta.dir, "..", "..", "..")],
-        argv: [main, ...args],
+        runtime: selfRuntimePaths(),
+        argv: [...script, ...args],
       }),
     ],
     { stdin: "inherit", stdout: "inherit", stderr: "inherit", env: process.env },
