@@ -47,6 +47,20 @@ describe("servers that fail", () => {
     await thread.dispose();
   });
 
+  test("an HTTP server nobody listens on is a start warning", async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const url = `http://127.0.0.1:${probe.port}/mcp`;
+    await probe.stop(true);
+    await using h = testHub();
+    const thread = h.thread(process.cwd());
+    const warnings = await thread.start([spec("web", { url })]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message.startsWith('MCP server "web" could not start: ')).toBe(true);
+    expect(thread.status()).toMatchObject([{ name: "web", transport: "http", state: "failed" }]);
+    expect(await thread.tools()).toEqual([]);
+    await thread.dispose();
+  });
+
   test("a server that hangs on initialize times out as a warning and its process is stopped", async () => {
     await using h = testHub();
     const thread = h.thread(process.cwd());
