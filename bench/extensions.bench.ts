@@ -1,0 +1,163 @@
+/**
+ * What extensions cost: `thread/start` (through the ThreadManager, with the real
+ * extension runtime) with 0 and with 10 extensions, first load (fresh files, fresh cache)
+ * and cached; and a 500-delta turn with 10 no-op handlers on every event versus none.
+ * Targets: 10 cached extensions add < 5 ms to thread/start; dispatch adds < 5% to the turn.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Bench } from "tinybench";
+import { type Model, streamModel } from "../packages/ai/src/index.ts";
+import { createExtensionHostFactory, FactoryCache } from "../packages/extensions/src/index.ts";
+import { startMockModelServer } from "../packages/testkit/src/index.ts";
+import {
+  type Caller,
+  createThreadManager,
+  noCompaction,
+  staticModelSource,
+  type ThreadManagerEvent,
+} from "../packages/thread-manager/src/index.ts";
+
+const DELTAS = 500;
+const EXTENSIONS = 10;
+const EVENTS = [
+  "session_start",
+  "session_shutdown",
+  "input",
+  "before_agent_start",
+  "turn_start",
+  "turn_end",
+  "agent_end",
+  "agent_before_settle",
+  "context",
+  "message_end",
+  "tool_call",
+  "tool_result",
+];
+const NOOP = `export default function (k) {\n${EVENTS.map((e) => `  k.on("${e}", () => undefined);`).join("\n")}\n}\n`;
+
+const root = mkdtempSync(join(tmpdir(), "knightcode-ext-bench-"));
+const cwd = join(root, "project");
+await Bun.write(join(cwd, ".keep"), "");
+const mock = await startMockModelServer();
+mock.setDefault({ steps: [{ type: "text", text: "word ".repeat(DELTAS), deltas: DELTAS }] });
+const model: Model = {
+  id: "bench-model",
+  name: "Bench",
+  api: "openai-completions",
+  provider: "bench",
+  baseUrl: mock.baseUrl,
+  reasoning: false,
+  input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  contextWindow: 1_000_000,
+  maxTokens: 4096,
+  thinkingLevels: ["off"],
+};
+
+let generation = 0;
+/** Ten no-op extensions in a fresh folder (new paths: nothing cached). */
+function freshExtensions(): string[] {
+  generation++;
+  const dir = join(root, `ext-${generation}`);
+  mkdirSync(dir, { recursive: true });
+  return Array.from({ length: EXTENSIONS }, (_, i) => {
+    const path = join(dir, `noop-${i}.js`);
+    writeFileSync(path, NOOP);
+    return path;
+  });
+}
+
+const caller: Caller = { connectionId: "bench", clientKind: "desktop" };
+let onCompleted: (() => void) | undefined;
+function manager(extensionPaths: string[], cache = new FactoryCache()) {
+  const m = createThreadManager({
+    agentDir: join(root, "agent"),
+    env: {},
+    models: staticModelSource([model], { bench: "key" }),
+    streamFn: streamModel,
+    tools: () => [],
+    compaction: noCompaction,
+    extensionHostFactory: createExtensionHostFactory({ cache }),
+    extensionPaths,
+    idleUnloadMs: 60 * 60 * 1000,
+  });
+  m.onEvent((event: ThreadManagerEvent) => {
+    if (event.notification.method === "thread/turn/completed") onCompleted?.();
+  });
+  return m;
+}
+
+const none = manager([]);
+const cachedPaths = freshExtensions();
+const withTen = manager(cachedPaths);
+await withTen.startThread({ cwd }, caller); // fills the cache
+
+const starts = new Bench({ iterations: 40, warmupIterations: 3 });
+starts.add("thread/start, 0 extensions", async () => {
+  await none.startThread({ cwd }, caller);
+});
+starts.add(`thread/start, ${EXTENSIONS} extensions (cached)`, async () => {
+  await withTen.startThread({ cwd }, caller);
+});
+let firstLoad = manager([]);
+starts.add(
+  `thread/start, ${EXTENSIONS} extensions (first load: new files, empty cache)`,
+  async () => {
+    await firstLoad.startThread({ cwd }, caller);
+  },
+  {
+    beforeEach: () => {
+      firstLoad = manager(freshExtensions());
+    },
+  },
+);
+await starts.run();
+console.table(starts.table());
+
+const turns = new Bench({ iterations: 20, warmupIterations: 2 });
+let threadId = "";
+for (const [label, m] of [
+  ["no handlers", none],
+  [`${EXTENSIONS} no-op handlers on every event`, withTen],
+] as const) {
+  turns.add(
+    `turn of ${DELTAS} deltas, ${label}`,
+    async () => {
+      const done = new Promise<void>((resolve) => {
+        onCompleted = resolve;
+      });
+      await m.startTurn({ threadId, text: "go" }, caller);
+      await done;
+    },
+    {
+      beforeEach: async () => {
+        threadId = (await m.startThread({ cwd }, caller)).thread.id;
+      },
+    },
+  );
+}
+await turns.run();
+console.table(turns.table());
+
+// medians: on a shared machine a few slow samples move the mean more than the code does
+const mean = (bench: Bench, i: number) => {
+  const result = bench.tasks[i]!.result;
+  return result && "latency" in result ? result.latency.p50 : Number.NaN;
+};
+const startAdded = mean(starts, 1) - mean(starts, 0);
+const turnAdded = (mean(turns, 1) / mean(turns, 0) - 1) * 100;
+console.log(
+  `${EXTENSIONS} cached extensions add ${startAdded.toFixed(2)} ms (median) to thread/start (target < 5 ms)`,
+);
+console.log(
+  `first load of ${EXTENSIONS} extensions adds ${(mean(starts, 2) - mean(starts, 0)).toFixed(2)} ms`,
+);
+console.log(
+  `${EXTENSIONS} no-op handlers on every event add ${turnAdded.toFixed(1)}% (median) to a ${DELTAS}-delta turn (target < 5%)`,
+);
+
+await Promise.all([none.closeAll(), withTen.closeAll(), firstLoad.closeAll()]);
+await mock.close();
+rmSync(root, { recursive: true, force: true });
