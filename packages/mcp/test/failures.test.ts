@@ -121,6 +121,33 @@ describe("servers that fail", () => {
     expect(after.some((t) => t.name.startsWith("mcp__crashy__"))).toBe(false);
     expect((await run(after, "mcp__everything__echo", { message: "alive" })).isError).toBeUndefined();
     expect(thread.status().find((s) => s.name === "crashy")).toMatchObject({ state: "failed", tools: [] });
+    // a thread loading later gets a fresh process instead of the dead one
+    const reloaded = h.thread(process.cwd());
+    expect(await reloaded.start([spec("crashy", exitsDuringCallServer("get-sum"))])).toEqual([]);
+    const revived = h.hub.find("crashy", exitsDuringCallServer("get-sum"), process.cwd())!;
+    expect(revived).not.toBe(connection);
+    expect(revived.state).toBe("ready");
+    await reloaded.dispose();
+    await thread.dispose();
+  });
+
+  test("an interrupted call rejects at once and the server keeps serving", async () => {
+    await using h = testHub();
+    const thread = h.thread(process.cwd());
+    await thread.start([spec("everything", everythingServer())]);
+    const tools = await thread.tools();
+    const controller = new AbortController();
+    const long = run(
+      tools,
+      "mcp__everything__trigger-long-running-operation",
+      { duration: 600, steps: 2 },
+      controller.signal,
+    );
+    controller.abort(new Error("interrupted"));
+    await expect(long).rejects.toThrow("interrupted");
+    expect((await run(tools, "mcp__everything__echo", { message: "after" })).content).toEqual([
+      { type: "text", text: "Echo: after" },
+    ]);
     await thread.dispose();
   });
 
