@@ -32,12 +32,15 @@ const agent = await tempAgentDir({ models: mockModelsJson(mock) });
 function rawClient(child: Bun.Subprocess<"pipe", "pipe", "inherit">) {
   let nextId = 1;
   let bytes = 0;
+  let firstChunkAt: number | undefined;
+  let watchFirst = false;
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   void (async () => {
     const decoder = new TextDecoder();
     let rest = "";
     for await (const chunk of child.stdout) {
       bytes += chunk.byteLength;
+      if (watchFirst && firstChunkAt === undefined) firstChunkAt = performance.now();
       if (waiters.length === 0) continue;
       rest += decoder.decode(chunk, { stream: true });
       let nl = rest.indexOf("\n");
@@ -57,6 +60,12 @@ function rawClient(child: Bun.Subprocess<"pipe", "pipe", "inherit">) {
     new Promise<string>((resolve) => waiters.push({ match, resolve }));
   return {
     bytes: () => bytes,
+    /** From now on, remembers when the next chunk arrives (the reply's first bytes). */
+    watchFirstChunk() {
+      watchFirst = true;
+      firstChunkAt = undefined;
+    },
+    firstChunkAt: () => firstChunkAt,
     wait,
     async request(method: string, params: unknown): Promise<Record<string, unknown>> {
       const id = nextId++;
@@ -113,9 +122,22 @@ for (let run = 1; run <= RUNS; run++) {
   done = client.wait((line) => line.includes(`"method":"turn/completed"`));
   const from = client.bytes();
   const t0 = performance.now();
-  await client.request("turn/start", { threadId, text: "go" });
+  // the mock renders the whole reply before its first byte; the clock starts at the reply's first byte
+  const answered = client.request("turn/start", { threadId, text: "go" });
+  const trace: string[] = [];
+  const sampler = process.argv.includes("--trace")
+    ? setInterval(() => {
+        trace.push(
+          `${((performance.now() - t0) / 1000).toFixed(2)}s out ${Math.round((client.bytes() - from) / 1048576)}MiB rss ${Math.round(vm(child.pid, "VmRSS") / 1048576)}MiB`,
+        );
+      }, 100)
+    : undefined;
+  await answered;
+  client.watchFirstChunk();
   await done;
-  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  if (trace.length > 0) console.log(trace.join("\n"));
+  const seconds = (performance.now() - (client.firstChunkAt() ?? t0)) / 1000;
   const peak = vm(child.pid, "VmHWM");
   const stdoutBytes = client.bytes() - from;
   results.push({
