@@ -5,7 +5,7 @@
  * KnightCode adds something (dropping a message at `message_end`, `agent_before_settle`,
  * `session_compact_failed`) it is marked.
  */
-import type { AgentToolResult } from "@knightcode/agent";
+import type { AgentToolResult, ToolOperations } from "@knightcode/agent";
 import type {
   Api,
   AssistantMessage,
@@ -125,6 +125,13 @@ export interface ExtensionContext {
   compact(options?: CompactOptions): void;
   /** The system prompt of the running (or next) turn as built so far. */
   getSystemPrompt(): string;
+  /**
+   * The operations the thread's built-in tools act through — its bubblewrap sandbox when
+   * the thread is sandboxed, else the host with credential hygiene. A tool that does its
+   * file and process work through them stays inside the boundary; one that does not
+   * runs on the host.
+   */
+  toolOperations(): ToolOperations;
 }
 
 /** A command handler's context: also waits for the thread to become idle and reloads. */

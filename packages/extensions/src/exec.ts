@@ -1,39 +1,35 @@
 /**
  * `knightcode.exec`: runs a program (no shell) in the thread's cwd with its output
- * captured, never on the server's stdout, and with the server's environment minus
- * credentials (the same hygiene as tool processes).
+ * captured, never on the server's stdout. It goes through the thread's tool operations,
+ * so it gets the same environment without credentials as the built-in tools, and runs
+ * inside the thread's sandbox when there is one.
  */
-import { scrubCredentials } from "@knightcode/agent";
+import type { ToolOperations } from "@knightcode/agent";
 import type { ExecOptions, ExecResult } from "./api-types.ts";
 
 export async function runExec(
+  ops: ToolOperations,
   command: string,
   args: string[],
   options: ExecOptions & { cwd: string },
 ): Promise<ExecResult> {
-  const child = Bun.spawn([command, ...args], {
+  const stdout: Uint8Array[] = [];
+  const stderr: Uint8Array[] = [];
+  const result = await ops.spawn({
+    file: command,
+    args,
     cwd: options.cwd,
-    env: scrubCredentials(process.env),
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.timeout !== undefined ? { timeoutMs: options.timeout } : {}),
+    onStdout: (chunk) => stdout.push(chunk),
+    onStderr: (chunk) => stderr.push(chunk),
   });
-  let killed = false;
-  const kill = () => {
-    killed = true;
-    child.kill();
+  const text = (chunks: Uint8Array[]) => Buffer.concat(chunks).toString("utf8");
+  return {
+    stdout: text(stdout),
+    stderr: text(stderr),
+    // A killed process has no exit code; 128 + signal number is what a shell would report.
+    code: result.exitCode ?? 137,
+    killed: result.timedOut || result.aborted,
   };
-  const timer = options.timeout !== undefined ? setTimeout(kill, options.timeout) : undefined;
-  options.signal?.addEventListener("abort", kill, { once: true });
-  try {
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
-    return { stdout, stderr, code, killed };
-  } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", kill);
-  }
 }

@@ -5,6 +5,7 @@
  * warning naming the extension's path; the thread carries on with "no answer". After
  * shutdown every API and `ctx` object of this runner refuses with a "stale" error.
  */
+import type { ToolOperations } from "@knightcode/agent";
 import type { Warning } from "@knightcode/app-server-protocol";
 import type {
   ExtensionAPI,
@@ -72,6 +73,8 @@ export interface RunnerOptions {
   warn(warning: Warning): void;
   /** The names of the built-in tools (for `getAllTools`/`setActiveTools`). */
   builtinToolNames: readonly string[];
+  /** The thread's tool operations: where `exec` runs and what `ctx.toolOperations()` returns. */
+  toolOperations: ToolOperations;
   /** Reloads the thread's extensions (`ctx.reload()`), when the host supports it. */
   reload?(): Promise<void>;
 }
@@ -323,7 +326,9 @@ export class ExtensionRunner {
       setLabel: (entryId, label) => host((port) => port.setLabel(entryId, label)),
       exec: (command, args, options = {}) => {
         guard();
-        return runAsHost(() => runExec(command, args, { cwd: this.options.cwd, ...options }));
+        return runAsHost(() =>
+          runExec(this.options.toolOperations, command, args, { cwd: this.options.cwd, ...options }),
+        );
       },
       getActiveTools: () => {
         guard();
@@ -447,6 +452,10 @@ export class ExtensionRunner {
       getSystemPrompt: () => {
         runner.live("ctx");
         return runner.pendingSystemPrompt ?? port().systemPrompt();
+      },
+      toolOperations: () => {
+        runner.live("ctx");
+        return runner.options.toolOperations;
       },
     };
     // pi's `ctx.shutdown()` ends its process; a thread of a shared server is not that.

@@ -4,7 +4,7 @@
  * actions reach exactly that thread. The thread manager re-exports these names from
  * `extension-hooks.ts`; this package implements them, the manager only calls them.
  */
-import type { AnyAgentTool } from "@knightcode/agent";
+import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type {
   AssistantMessage,
   ImageContent,
@@ -227,4 +227,9 @@ export interface ExtensionHostOptions {
   reason?: "startup" | "reload" | "new" | "resume" | "fork";
   /** The UI dialogs go to; absent: the no-UI behaviour. */
   ui?: ExtensionUIContext;
+  /**
+   * The thread's tool operations (its sandbox when the thread is sandboxed): `exec` runs
+   * through them and `ctx.toolOperations()` returns them. Absent: the local backend.
+   */
+  toolOperations?: ToolOperations;
 }

@@ -5,7 +5,7 @@
  * and returns the hooks, commands and tools the thread manager calls. Nothing is shared
  * between threads but the compiled factories.
  */
-import { BUILTIN_TOOL_NAMES } from "@knightcode/agent";
+import { BUILTIN_TOOL_NAMES, createLocalOperations } from "@knightcode/agent";
 import type { ProviderConfig as RegistryProviderConfig } from "@knightcode/ai";
 import type { Warning } from "@knightcode/app-server-protocol";
 import type { ExtensionUIContext, InputSource } from "./api-types.ts";
@@ -88,6 +88,7 @@ export async function loadExtensionHost(
       else options.thread?.warn(warning);
     },
     builtinToolNames: BUILTIN_TOOL_NAMES,
+    toolOperations: options.toolOperations ?? createLocalOperations(),
     ...(options.thread?.reloadExtensions ? { reload: () => options.thread!.reloadExtensions!() } : {}),
   });
   for (const step of steps) {

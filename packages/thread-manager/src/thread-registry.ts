@@ -3,6 +3,7 @@
  * flight per thread), idle unloading through the injectable clock, ownership loss, and
  * the status a thread shows when it is not loaded.
  */
+import type { ToolOperations } from "@knightcode/agent";
 import type { Model } from "@knightcode/ai";
 import {
   AppServerError,
@@ -131,19 +132,21 @@ export class ThreadRegistry {
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
   ): Promise<ThreadRuntime> {
-    const { extensions, port } = await this.loadExtensions(session, caller.clientKind, project, "startup");
-    const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
-    let tools: ThreadToolBackend;
+    // The tool backend comes first: extensions get it for `exec` and `ctx.toolOperations()`.
+    const tools: ThreadToolBackend = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
+      cwd: session.header.cwd,
+      globalSettings: project.globalSettings,
+      projectSettings: project.projectSettings,
+    });
+    let loaded: Awaited<ReturnType<ThreadRegistry["loadExtensions"]>>;
     try {
-      tools = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
-        cwd: session.header.cwd,
-        globalSettings: project.globalSettings,
-        projectSettings: project.projectSettings,
-      });
+      loaded = await this.loadExtensions(session, caller.clientKind, project, "startup", tools.ops);
     } catch (error) {
-      await extensions.dispose();
+      await tools.dispose().catch(() => undefined);
       throw error;
     }
+    const { extensions, port } = loaded;
+    const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
     const warnings = [
       ...sessionDamageWarnings(session),
       ...project.warnings,
@@ -217,6 +220,7 @@ export class ThreadRegistry {
     mode: "desktop" | "terminal",
     project: Pick<ProjectSettings, "settings" | "trusted" | "projectDir">,
     reason: "startup" | "reload",
+    toolOperations: ToolOperations | undefined,
   ): Promise<{ extensions: ExtensionHost; port: BoundExtensionPort | undefined }> {
     const port = this.options.models
       ? createExtensionPort(session, this.options.models, this.options.extensionActions, (runtime) =>
@@ -232,6 +236,7 @@ export class ThreadRegistry {
       projectDir: project.projectDir,
       reason,
       ...(port ? { thread: port } : {}),
+      ...(toolOperations ? { toolOperations } : {}),
     });
     return { extensions, port };
   }
@@ -260,6 +265,7 @@ export class ThreadRegistry {
       runtime.clientMode,
       { settings: runtime.projectSettings, trusted: runtime.trusted, projectDir: runtime.projectDir },
       "reload",
+      runtime.tools.ops,
     );
     if (runtime.closed) {
       await extensions.dispose();
