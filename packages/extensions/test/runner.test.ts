@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createLocalOperations } from "@knightcode/agent";
 import type { Warning } from "@knightcode/app-server-protocol";
 import { Type } from "typebox";
 import type { ExtensionAPI } from "../src/api-types.ts";
@@ -18,6 +19,7 @@ function runner(hookTimeoutMs = 1_000) {
     hookTimeoutMs,
     warn: (w) => warnings.push(w),
     builtinToolNames: ["read", "bash"],
+    toolOperations: createLocalOperations(),
   });
   return { r, warnings };
 }
