@@ -3,7 +3,7 @@
  * It works on a host-owned context array so the Agent (and its callers) always see the
  * messages as they are now.
  */
-import type { AssistantMessage, Message, ToolCall, ToolDefinition } from "@knightcode/ai";
+import type { AssistantMessage, Message, ToolCall, ToolDefinition, ToolResultMessage } from "@knightcode/ai";
 import { abortableSleep, resolveRetryOptions } from "./retry.ts";
 import { failureMessage, streamAssistant } from "./stream-assistant.ts";
 import { repairToolPairs } from "./tool-pairing.ts";
@@ -132,9 +132,9 @@ export async function runAgentLoop<M extends RoleMessage>(
       }
 
       const calls = kept ? assistant.content.filter((c): c is ToolCall => c.type === "toolCall") : [];
-      const toolResults =
+      const batch =
         calls.length === 0
-          ? []
+          ? undefined
           : await runToolBatch({
               assistantMessage: assistant,
               tools: options.tools ?? [],
@@ -145,12 +145,14 @@ export async function runAgentLoop<M extends RoleMessage>(
                 await addMessage(result);
               },
             });
+      const toolResults: ToolResultMessage[] = batch ?? [];
       emit({ type: "turn_end", message: assistant, toolResults });
       if (signal.aborted) {
         aborted = true;
         break outer;
       }
-      keepGoing = toolResults.length > 0;
+      // a batch whose every tool asked to terminate ends the run without another request
+      keepGoing = batch !== undefined && !batch.terminate;
       pending = host.takeSteering();
     }
 

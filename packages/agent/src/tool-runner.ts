@@ -76,7 +76,7 @@ function isToolResult(value: unknown): value is AgentToolResult {
 /** Executes every tool call of `assistantMessage`; resolves with the results in call order. */
 export async function runToolBatch<M extends RoleMessage>(
   input: ToolBatchInput<M>,
-): Promise<ToolResultMessage[]> {
+): Promise<ToolResultMessage[] & { terminate: boolean }> {
   const { assistantMessage, signal, emit } = input;
   const calls = assistantMessage.content.filter((c): c is ToolCall => c.type === "toolCall");
   const lock = new PathLock();
@@ -156,8 +156,10 @@ export async function runToolBatch<M extends RoleMessage>(
   }
 
   const results: ToolResultMessage[] = [];
+  let terminate = calls.length > 0;
   for (const [index, call] of calls.entries()) {
     const toolResult = await pending[index]!;
+    if (toolResult.terminate !== true) terminate = false;
     const isError = toolResult.isError === true;
     const message: ToolResultMessage = {
       role: "toolResult",
@@ -171,7 +173,7 @@ export async function runToolBatch<M extends RoleMessage>(
     results.push(message);
     await input.onResultInOrder(message);
   }
-  return results;
+  return Object.assign(results, { terminate });
 }
 
 async function executeOne<M extends RoleMessage>(
@@ -221,7 +223,8 @@ async function executeOne<M extends RoleMessage>(
   if (input.options.afterToolCall) {
     try {
       const replaced = await input.options.afterToolCall(info, result);
-      if (replaced) result = replaced;
+      // a patched result still ends the run when the tool asked for it
+      if (replaced) result = result.terminate === true ? { ...replaced, terminate: true } : replaced;
     } catch (error) {
       result = errorResult(`afterToolCall failed: ${errorText(error)}`);
     }

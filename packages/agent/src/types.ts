@@ -35,6 +35,11 @@ export interface AgentToolResult<TDetails = unknown> {
   details?: TDetails;
   /** A tool may report failure without throwing; a thrown error also yields `isError: true`. */
   isError?: boolean;
+  /**
+   * Ends the run after this tool batch, with no further model request, when every result
+   * of the batch sets it (a tool that delivers the final answer, e.g. structured output).
+   */
+  terminate?: boolean;
 }
 
 /** What a running tool gets besides its arguments. */

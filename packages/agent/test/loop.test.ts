@@ -321,3 +321,40 @@ describe("runAgentLoop", () => {
     });
   });
 });
+
+describe("terminating tools", () => {
+  const finalTool: AgentTool = {
+    name: "final",
+    description: "Delivers the final answer",
+    parameters: Type.Object({}),
+    execute: async () => ({ content: [{ type: "text", text: "saved" }], terminate: true }),
+  };
+  const plainTool: AgentTool = {
+    name: "plain",
+    description: "An ordinary tool",
+    parameters: Type.Object({}),
+    execute: async () => ({ content: [{ type: "text", text: "plain result" }] }),
+  };
+
+  test("a batch whose every result terminates ends the run without another model request", async () => {
+    mock().enqueue(toolCallReply({ name: "final", arguments: {}, id: "call_f" }), textReply("never sent"));
+    const agent = mockAgent(mock(), { tools: [finalTool] });
+    await agent.prompt(user("answer"));
+    expect(mock().requests.length).toBe(1);
+    expect(agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+  });
+
+  test("a batch with one result that does not terminate goes on to the next request", async () => {
+    mock().enqueue(
+      toolCallReply(
+        { name: "final", arguments: {}, id: "call_f" },
+        { name: "plain", arguments: {}, id: "call_p" },
+      ),
+      textReply("after both"),
+    );
+    const agent = mockAgent(mock(), { tools: [finalTool, plainTool] });
+    await agent.prompt(user("answer"));
+    expect(mock().requests.length).toBe(2);
+    expect(textOf(agent.messages.at(-1)!)).toBe("after both");
+  });
+});
