@@ -1,0 +1,439 @@
+/**
+ * pi's own example extensions, loaded unmodified from the installed
+ * `@mariozechner/pi-coding-agent` package by a real `knightcode app-server -e` child,
+ * each one's effect observed through the protocol against the testkit's mock model.
+ * The last test loads every example of the folder, prints the status table
+ * (loaded / works / inert-without-UI / fails) and checks docs/pi-compatibility.md
+ * carries the same table.
+ */
+import { describe, expect, test } from "bun:test";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { type ExampleStatus, exampleStatusTable, PI_EXAMPLE_NOTES } from "./pi-example-notes.ts";
+
+const EXAMPLES = realpathSync(
+  join(
+    import.meta.dir,
+    "..",
+    "..",
+    "node_modules",
+    "@mariozechner",
+    "pi-coding-agent",
+    "examples",
+    "extensions",
+  ),
+);
+const example = (name: string) => join(EXAMPLES, name);
+const stdio = TARGETS.find((t) => t.name === "stdio")!;
+const DOC = join(import.meta.dir, "..", "..", "..", "..", "docs", "pi-compatibility.md");
+
+/** Examples a test below proves the effect of (the table's `works`). */
+const proved = new Set<string>();
+
+/** A test proving one example's effect. */
+function proves(name: string, title: string, run: () => Promise<void>, timeout = E2E_TIMEOUT): void {
+  proved.add(name);
+  test(`${name}: ${title}`, run, timeout);
+}
+
+/** Examples with npm dependencies: loaded from an installed copy by their own tests. */
+const NEEDS_INSTALL = new Set(["sandbox", "with-deps"]);
+
+async function startThread(
+  client: AppServerClient,
+  cwd: string,
+): Promise<{ threadId: string; warnings: Warning[] }> {
+  const { thread, warnings } = await client.request("thread/start", {
+    cwd,
+    approvalMode: "fullAccess",
+    model: MOCK_MODEL,
+  });
+  return { threadId: thread.id, warnings };
+}
+
+function turnDone(client: AppServerClient, threadId: string): Promise<TurnCompletedNotification> {
+  return nextNotification<TurnCompletedNotification>(
+    client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+}
+
+/** Starts a turn and waits for it to complete. */
+async function runTurn(
+  server: E2EServer,
+  threadId: string,
+  text: string,
+): Promise<TurnCompletedNotification> {
+  const done = turnDone(server.client, threadId);
+  const started = await server.client.request("turn/start", { threadId, text });
+  expect(started.status).toBe("started");
+  return done;
+}
+
+const body = (server: E2EServer, index: number) => JSON.stringify(server.mock.requests[index]!.body);
+
+function sessionLines(path: string): Record<string, unknown>[] {
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+const extensionWarnings = (warnings: Warning[]) => warnings.filter((w) => w.source === "extension");
+
+/** Copies an example folder unmodified and installs its locked dependencies there. */
+async function installedCopy(name: string, into: string): Promise<string> {
+  const target = join(into, name);
+  cpSync(example(name), target, { recursive: true });
+  const npm = Bun.spawn(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    cwd: target,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [code, stderr] = await Promise.all([npm.exited, new Response(npm.stderr).text()]);
+  if (code !== 0) throw new Error(`npm ci in ${target} failed: ${stderr}`);
+  return target;
+}
+
+describe("pi example extensions on a real app-server child", () => {
+  proves("hello.ts", "the model calls its tool and reads the greeting", async () => {
+    await using server = await stdio.start({ extensions: [example("hello.ts")] });
+    server.mock.enqueue(
+      toolCallReply({ name: "hello", arguments: { name: "Ada" }, id: "c1" }),
+      textReply("ok"),
+    );
+    const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+    expect(extensionWarnings(warnings)).toEqual([]);
+    expect((await runTurn(server, threadId, "greet Ada")).turn.status).toBe("completed");
+    expect(body(server, 0)).toContain('"hello"');
+    expect(body(server, 1)).toContain("Hello, Ada!");
+  });
+
+  proves("protected-paths.ts", "a write to .env is blocked with its reason and no file appears", async () => {
+    await using server = await stdio.start({ extensions: [example("protected-paths.ts")] });
+    server.mock.enqueue(
+      toolCallReply({ name: "write", arguments: { path: ".env", content: "SECRET=1\n" }, id: "c1" }),
+      textReply("understood"),
+    );
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    await runTurn(server, threadId, "write the env file");
+    expect(existsSync(join(server.agent.cwd, ".env"))).toBe(false);
+    expect(body(server, 1)).toContain('Path \\".env\\" is protected');
+  });
+
+  proves(
+    "permission-gate.ts",
+    "a dangerous bash command is blocked without a UI and nothing is deleted",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("permission-gate.ts")] });
+      const victim = join(server.agent.cwd, "keep");
+      mkdirSync(victim);
+      server.mock.enqueue(
+        toolCallReply({ name: "bash", arguments: { command: `rm -rf ${victim}` }, id: "c1" }),
+        textReply("ok"),
+      );
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      await runTurn(server, threadId, "clean up");
+      expect(existsSync(victim)).toBe(true);
+      expect(body(server, 1)).toContain("Dangerous command blocked (no UI for confirmation)");
+    },
+  );
+
+  proves("tool-override.ts", "read is the extension's, logs to the agent dir and refuses .env", async () => {
+    await using server = await stdio.start({ extensions: [example("tool-override.ts")] });
+    writeFileSync(join(server.agent.cwd, "notes.txt"), "NOTES-CONTENT\n");
+    writeFileSync(join(server.agent.cwd, ".env"), "SECRET=1\n");
+    server.mock.enqueue(
+      toolCallReply(
+        { name: "read", arguments: { path: "notes.txt" }, id: "c1" },
+        { name: "read", arguments: { path: ".env" }, id: "c2" },
+      ),
+      textReply("read them"),
+    );
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    await runTurn(server, threadId, "read files");
+    expect(body(server, 0)).toContain("with access logging");
+    const second = body(server, 1);
+    expect(second).toContain("NOTES-CONTENT");
+    expect(second).toContain("Access denied");
+    expect(second).not.toContain("SECRET=1");
+    const log = readFileSync(join(server.agent.agentDir, "read-access.log"), "utf8");
+    expect(log).toContain(`ALLOWED: ${join(server.agent.cwd, "notes.txt")}`);
+    expect(log).toContain(`BLOCKED: ${join(server.agent.cwd, ".env")}`);
+  });
+
+  proves("input-transform.ts", "ping is handled without the model, ?quick is rewritten", async () => {
+    await using server = await stdio.start({ extensions: [example("input-transform.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    const handled = await server.client.request("turn/start", { threadId, text: "ping" });
+    expect(handled.status).toBe("handled");
+    expect(server.mock.requests.length).toBe(0);
+    server.mock.enqueue(textReply("brief"));
+    await runTurn(server, threadId, "?quick what is TypeScript");
+    expect(body(server, 0)).toContain("Respond briefly in 1-2 sentences: what is TypeScript");
+  });
+
+  proves("inline-bash.ts", "!{command} in a prompt is replaced by its output", async () => {
+    await using server = await stdio.start({ extensions: [example("inline-bash.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    server.mock.enqueue(textReply("seen"));
+    await runTurn(server, threadId, "the answer is !{echo $((6 * 7))} today");
+    expect(body(server, 0)).toContain("the answer is 42 today");
+  });
+
+  proves("pirate.ts", "/pirate switches the system prompt the model receives", async () => {
+    await using server = await stdio.start({ extensions: [example("pirate.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    server.mock.enqueue(textReply("plain"), textReply("arrr"));
+    await runTurn(server, threadId, "hello");
+    expect(body(server, 0)).not.toContain("PIRATE MODE");
+    const toggled = await server.client.request("turn/start", { threadId, text: "/pirate" });
+    expect(toggled.status).toBe("handled");
+    await runTurn(server, threadId, "hello again");
+    expect(body(server, 1)).toContain("You are now in PIRATE MODE");
+  });
+
+  proves(
+    "dynamic-tools.ts",
+    "a tool registered at session start and one added by command both reach the model",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("dynamic-tools.ts")] });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      const added = await server.client.request("turn/start", { threadId, text: "/add-echo-tool shout" });
+      expect(added.status).toBe("handled");
+      server.mock.enqueue(
+        toolCallReply(
+          { name: "echo_session", arguments: { message: "one" }, id: "c1" },
+          { name: "shout", arguments: { message: "two" }, id: "c2" },
+        ),
+        textReply("echoed"),
+      );
+      await runTurn(server, threadId, "echo");
+      expect(body(server, 0)).toContain('"echo_session"');
+      expect(body(server, 0)).toContain('"shout"');
+      expect(body(server, 1)).toContain("[session] one");
+      expect(body(server, 1)).toContain("[shout] two");
+    },
+  );
+
+  proves(
+    "structured-output.ts",
+    "the terminating tool ends the turn with no further model request",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("structured-output.ts")] });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      server.mock.enqueue(
+        toolCallReply({
+          name: "structured_output",
+          arguments: { headline: "Done", summary: "All good", actionItems: ["ship"] },
+          id: "c1",
+        }),
+        textReply("must not be requested"),
+      );
+      expect((await runTurn(server, threadId, "summarize as structured output")).turn.status).toBe(
+        "completed",
+      );
+      expect(server.mock.requests.length).toBe(1);
+      const { thread } = await server.client.request("thread/read", { threadId });
+      const result = sessionLines(thread.path!).find(
+        (l) => (l.message as { role?: string } | undefined)?.role === "toolResult",
+      );
+      expect(JSON.stringify(result)).toContain("Saved structured output: Done");
+    },
+  );
+
+  proves("todo.ts", "todos come back from the session when another server resumes the thread", async () => {
+    await using first = await stdio.start({ extensions: [example("todo.ts")] });
+    const { threadId } = await startThread(first.client, first.agent.cwd);
+    first.mock.enqueue(
+      toolCallReply({ name: "todo", arguments: { action: "add", text: "buy milk" }, id: "c1" }),
+      textReply("added"),
+    );
+    await runTurn(first, threadId, "remember milk");
+    await first.shutdown();
+    // a second server process on the same agent dir (the first one's mock model still serves)
+    await using second = await stdio.start({ extensions: [example("todo.ts")], env: first.agent.env });
+    first.mock.enqueue(
+      toolCallReply({ name: "todo", arguments: { action: "list" }, id: "c2" }),
+      textReply("listed"),
+    );
+    await second.client.request("thread/resume", { threadId });
+    await runTurn(second, threadId, "what is left?");
+    expect(JSON.stringify(first.mock.requests.at(-1)!.body)).toContain("[ ] #1: buy milk");
+  });
+
+  proves("session-name.ts", "/session-name names the thread", async () => {
+    await using server = await stdio.start({ extensions: [example("session-name.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    const named = await server.client.request("turn/start", { threadId, text: "/session-name Release prep" });
+    expect(named.status).toBe("handled");
+    const { thread } = await server.client.request("thread/read", { threadId });
+    expect(thread.name).toBe("Release prep");
+  });
+
+  proves("bookmark.ts", "/bookmark labels the last assistant message, /unbookmark clears it", async () => {
+    await using server = await stdio.start({ extensions: [example("bookmark.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    server.mock.enqueue(textReply("worth keeping"));
+    await runTurn(server, threadId, "say something");
+    expect((await server.client.request("turn/start", { threadId, text: "/bookmark keeper" })).status).toBe(
+      "handled",
+    );
+    const { thread } = await server.client.request("thread/read", { threadId });
+    const lines = sessionLines(thread.path!);
+    const assistant = lines.find((l) => (l.message as { role?: string } | undefined)?.role === "assistant")!;
+    expect(lines).toContainEqual(
+      expect.objectContaining({ type: "label", targetId: assistant.id, label: "keeper" }),
+    );
+    expect((await server.client.request("turn/start", { threadId, text: "/unbookmark" })).status).toBe(
+      "handled",
+    );
+    const labels = sessionLines(thread.path!).filter((l) => l.type === "label");
+    expect(labels.length).toBe(2);
+    expect(labels[1]!.label).toBeUndefined();
+  });
+
+  proves("send-user-message.ts", "/ask sends its text as a user message that starts a turn", async () => {
+    await using server = await stdio.start({ extensions: [example("send-user-message.ts")] });
+    const { threadId } = await startThread(server.client, server.agent.cwd);
+    server.mock.enqueue(textReply("answered"));
+    const done = turnDone(server.client, threadId);
+    const asked = await server.client.request("turn/start", { threadId, text: "/ask what is 2+2" });
+    expect(asked.status).toBe("handled");
+    expect((await done).turn.status).toBe("completed");
+    expect(body(server, 0)).toContain("what is 2+2");
+  });
+
+  proves(
+    "custom-compaction.ts",
+    "/compact uses the summary the extension asked its own model for",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("custom-compaction.ts")],
+        settings: { compaction: { keepRecentTokens: 10 } },
+      });
+      // the extension looks up google/gemini-2.5-flash: models.json serves it from the mock
+      const models = JSON.parse(readFileSync(server.agent.modelsJsonPath, "utf8"));
+      const mockProvider = Object.values(models.providers)[0] as { models: { id: string }[] };
+      models.providers.google = {
+        ...mockProvider,
+        models: [{ ...mockProvider.models[0], id: "gemini-2.5-flash", name: "Gemini Flash (mock)" }],
+      };
+      writeFileSync(server.agent.modelsJsonPath, JSON.stringify(models));
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      server.mock.enqueue(textReply(`first answer ${"words ".repeat(200)}`), textReply("second answer"));
+      await runTurn(server, threadId, "first question");
+      await runTurn(server, threadId, "second question");
+      server.mock.enqueue(textReply("SUMMARY-BY-EXTENSION"));
+      await runTurn(server, threadId, "/compact");
+      const summaryRequest = server.mock.requests.at(-1)!;
+      expect(JSON.stringify(summaryRequest.body)).toContain("You are a conversation summarizer");
+      expect(JSON.stringify(summaryRequest.body)).toContain('"gemini-2.5-flash"');
+      const { thread } = await server.client.request("thread/read", { threadId });
+      expect(sessionLines(thread.path!)).toContainEqual(
+        expect.objectContaining({ type: "compaction", summary: "SUMMARY-BY-EXTENSION" }),
+      );
+    },
+  );
+
+  proves(
+    "with-deps",
+    "a missing dependency is a load warning; after installing its dependencies its tool works",
+    async () => {
+      await using server = await stdio.start({});
+      const bare = join(server.agent.root, "bare");
+      cpSync(example("with-deps"), join(bare, "with-deps"), { recursive: true });
+      const installed = await installedCopy("with-deps", join(server.agent.root, "installed"));
+      await server.shutdown();
+      await using broken = await stdio.start({ extensions: [join(bare, "with-deps")] });
+      const { warnings } = await startThread(broken.client, broken.agent.cwd);
+      expect(extensionWarnings(warnings)[0]?.message).toContain('Missing dependency "ms"');
+      await using working = await stdio.start({ extensions: [installed] });
+      working.mock.enqueue(
+        toolCallReply({ name: "parse_duration", arguments: { duration: "2 days" }, id: "c1" }),
+        textReply("ok"),
+      );
+      const { threadId, warnings: none } = await startThread(working.client, working.agent.cwd);
+      expect(extensionWarnings(none)).toEqual([]);
+      await runTurn(working, threadId, "how long is 2 days");
+      expect(body(working, 1)).toContain("2 days = 172800000 milliseconds");
+    },
+    E2E_TIMEOUT * 2,
+  );
+
+  proves(
+    "sandbox",
+    "its bash override (spread of createBashTool, delegating execute) runs the model's commands",
+    async () => {
+      await using setup = await stdio.start({});
+      const installed = await installedCopy("sandbox", join(setup.agent.root, "installed"));
+      // the override's bash was built for the server's cwd: start the server elsewhere to tell it apart
+      const serverCwd = join(setup.agent.root, "server-cwd");
+      mkdirSync(serverCwd);
+      await using server = await stdio.start({ extensions: [installed], cwd: serverCwd });
+      server.mock.enqueue(
+        toolCallReply({ name: "bash", arguments: { command: "pwd" }, id: "c1" }),
+        textReply("ok"),
+      );
+      const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+      expect(extensionWarnings(warnings).filter((w) => w.message.includes("failed to load"))).toEqual([]);
+      await runTurn(server, threadId, "where am I");
+      expect(body(server, 1)).toContain(serverCwd);
+    },
+    E2E_TIMEOUT * 2,
+  );
+
+  test(
+    "every example of the folder loads in one thread; none blocks it; the status table matches the doc",
+    async () => {
+      const names = readdirSync(EXAMPLES)
+        .filter((name) => name !== "README.md")
+        .sort();
+      await using server = await stdio.start({
+        extensions: names.map(example),
+        settings: { extensionHookTimeoutMs: 2_000 },
+      });
+      const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+      // the thread still serves a turn with all of them loaded
+      server.mock.enqueue(textReply("still serving"));
+      const done = turnDone(server.client, threadId);
+      await server.client.request("turn/start", { threadId, text: "hello" });
+      expect((await done).turn.status).toBe("completed");
+      const statuses: ExampleStatus[] = names.map((name) => {
+        const note = PI_EXAMPLE_NOTES[name];
+        if (!note) throw new Error(`pi-example-notes.ts has no entry for the example ${name}`);
+        const problems = warnings.filter(
+          (w) =>
+            w.source === "extension" &&
+            w.path?.startsWith(example(name)) &&
+            !w.message.includes("is registered by both") &&
+            !(NEEDS_INSTALL.has(name) && w.message.includes("Missing dependency")),
+        );
+        return { name, status: problems.length > 0 ? "fails" : note.status, note: note.note };
+      });
+      const table = exampleStatusTable(statuses);
+      process.stderr.write(`\n${table}\n`);
+      expect(names.length).toBeGreaterThan(60);
+      // the table's statuses are the declared ones: a declared failure fails, nothing else does
+      expect(statuses.map((s) => `${s.name}: ${s.status}`)).toEqual(
+        names.map((name) => `${name}: ${PI_EXAMPLE_NOTES[name]!.status}`),
+      );
+      // every example marked as working has a test above that proves it
+      expect(statuses.filter((s) => s.status === "works").map((s) => s.name)).toEqual([...proved].sort());
+      expect(readFileSync(DOC, "utf8")).toContain(table);
+    },
+    E2E_TIMEOUT * 2,
+  );
+});
