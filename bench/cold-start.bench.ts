@@ -41,6 +41,8 @@ interface Sample {
   firstThread: number;
   warmThread: number;
   ready: number;
+  /** CPU time (user + system) of the whole server process, start to exit: steadier than wall time on a busy machine. */
+  serverCpu: number;
 }
 
 const scratch = await mkdtemp(join(tmpdir(), "knightcode-cold-"));
@@ -97,7 +99,9 @@ async function once(way: Way, index: number): Promise<Sample> {
   const warmReady = performance.now();
   child.stdin.end();
   if ((await child.exited) !== 0) throw new Error(`${way.name}: the server failed:\n${await log}`);
+  const usage = child.resourceUsage();
   return {
+    serverCpu: usage === undefined ? Number.NaN : Number(usage.cpuTime.total) / 1000,
     initialize: initialized - spawned,
     firstThread: firstReady - initialized,
     warmThread: warmReady - firstReady,
@@ -125,6 +129,7 @@ for (const way of ways) {
     "warm thread/start (ms)": m("warmThread").toFixed(1),
     "cold over warm (ms)": overWarm.toFixed(1),
     "spawn → first thread ready (ms)": m("ready").toFixed(1),
+    "server CPU, whole run (ms)": m("serverCpu").toFixed(1),
   });
   if (way.name === "compiled" && m("ready") >= 80)
     misses.push(`compiled spawn → first thread ready ${m("ready").toFixed(1)} ms (target < 80 ms)`);

@@ -11,11 +11,8 @@ export {
   TOOL_CALL_TIMEOUT_MS,
 } from "./server-connection.ts";
 export { INHERITED_ENV_VARS, serverEnvironment } from "./server-env.ts";
-export {
-  ChildStdioTransport,
-  type StdioServerProcess,
-  type StdioTransportEvents,
-} from "./stdio-transport.ts";
+// the stdio transport's class loads with the SDK (see sdk.ts); its types are static
+export type { ChildStdioTransport, StdioServerProcess, StdioTransportEvents } from "./stdio-transport.ts";
 export {
   type McpWarning,
   serverStatus,

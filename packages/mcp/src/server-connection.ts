@@ -6,17 +6,11 @@
  */
 import { resolve } from "node:path";
 import type { McpServerSettings } from "@knightcode/config";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type Tool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
-import { ChildStdioTransport } from "./stdio-transport.ts";
 
 /** Connect-and-initialize timeout when a config gives none. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -57,23 +51,33 @@ export class McpServerConnection {
   #toolsStale = false;
   #refreshing: Promise<void> | undefined;
   readonly #listeners = new Set<(event: ConnectionEvent) => void>();
-  readonly #client: Client;
+  // created when the SDK has loaded, at the start of `start()`
+  #sdk: McpSdk | undefined;
+  #client: Client | undefined;
   #transport: Transport | undefined;
   #junkReported = false;
   #exitedWhileStarting: string | undefined;
   #started: Promise<void> | undefined;
 
-  constructor(private readonly options: ConnectionOptions) {
-    this.#client = new Client({ name: "knightcode", version: options.clientVersion }, { capabilities: {} });
-    this.#client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      this.#toolsStale = true;
-      this.#emit({ type: "toolsChanged" });
-    });
-  }
+  constructor(private readonly options: ConnectionOptions) {}
 
   /** The server's process ID (stdio servers, once spawned). */
   get pid(): number | undefined {
-    return this.#transport instanceof ChildStdioTransport ? this.#transport.pid : undefined;
+    const stdio = this.#sdk?.ChildStdioTransport;
+    return stdio !== undefined && this.#transport instanceof stdio ? this.#transport.pid : undefined;
+  }
+
+  /** The SDK client, once `start()` loaded the SDK. */
+  #sdkClient(sdk: McpSdk): Client {
+    const client = new sdk.Client(
+      { name: "knightcode", version: this.options.clientVersion },
+      { capabilities: {} },
+    );
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
+      this.#toolsStale = true;
+      this.#emit({ type: "toolsChanged" });
+    });
+    return client;
   }
 
   /** The tools as last listed. */
@@ -107,8 +111,13 @@ export class McpServerConnection {
     try {
       const outcome = await Promise.race([
         (async () => {
-          this.#transport = this.#createTransport();
-          await this.#client.connect(this.#transport, { timeout: timeoutMs });
+          const sdk = await loadMcpSdk();
+          this.#sdk = sdk;
+          const client = this.#sdkClient(sdk);
+          this.#client = client;
+          if (this.state !== "starting") return "closed" as const; // closed while the SDK loaded
+          this.#transport = this.#createTransport(sdk);
+          await client.connect(this.#transport, { timeout: timeoutMs });
           await this.#listTools(timeoutMs);
           return "ready" as const;
         })(),
@@ -124,14 +133,14 @@ export class McpServerConnection {
     }
   }
 
-  #createTransport(): Transport {
+  #createTransport(sdk: McpSdk): Transport {
     const { config, name } = this.options;
     if ("url" in config) {
-      return new StreamableHTTPClientTransport(new URL(config.url), {
+      return new sdk.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...(config.headers ?? {}) } },
       });
     }
-    const transport = new ChildStdioTransport(
+    const transport = new sdk.ChildStdioTransport(
       {
         command: config.command,
         args: config.args ?? [],
@@ -162,10 +171,12 @@ export class McpServerConnection {
   }
 
   async #listTools(timeoutMs?: number): Promise<void> {
+    const client = this.#client;
+    if (client === undefined) return;
     const tools: Tool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await this.#client.listTools(
+      const result = await client.listTools(
         cursor !== undefined ? { cursor } : {},
         timeoutMs !== undefined ? { timeout: timeoutMs } : {},
       );
@@ -194,8 +205,12 @@ export class McpServerConnection {
 
   /** Calls one tool; rejects when the server is gone, the call times out or `signal` aborts. */
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    if (this.state !== "ready") throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
-    const result = await this.#client.callTool({ name, arguments: args }, CallToolResultSchema, {
+    const client = this.#client;
+    const sdk = this.#sdk;
+    if (this.state !== "ready" || client === undefined || sdk === undefined) {
+      throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
+    }
+    const result = await client.callTool({ name, arguments: args }, sdk.CallToolResultSchema, {
       signal,
       timeout: TOOL_CALL_TIMEOUT_MS,
       resetTimeoutOnProgress: true,
@@ -225,7 +240,7 @@ export class McpServerConnection {
 
   async #closeTransport(): Promise<void> {
     try {
-      await this.#client.close();
+      await this.#client?.close();
     } catch {
       // Closing a transport that never started, or one already gone.
     }

@@ -1,0 +1,31 @@
+/**
+ * The MCP SDK, loaded when the first server starts. Its modules build hundreds of zod
+ * schemas as they load (about 25 ms of CPU in the compiled binary, far more from source),
+ * and a thread without MCP servers must not pay that on its way to `thread/start`.
+ * Everything that needs the SDK's values goes through `loadMcpSdk`; types stay static.
+ */
+export type McpSdk = Awaited<ReturnType<typeof importSdk>>;
+
+async function importSdk() {
+  const [client, http, types, stdio] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+    import("./stdio-transport.ts"),
+  ]);
+  return {
+    Client: client.Client,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    CallToolResultSchema: types.CallToolResultSchema,
+    ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    ChildStdioTransport: stdio.ChildStdioTransport,
+  };
+}
+
+let loading: Promise<McpSdk> | undefined;
+
+/** The SDK's classes and schemas, imported once per process. */
+export function loadMcpSdk(): Promise<McpSdk> {
+  loading ??= importSdk();
+  return loading;
+}
