@@ -13,6 +13,7 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type SessionInfo,
+  type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import type { AppServerClient, Thread, Warning } from "@knightcode/app-server-protocol";
 import { AcpSession, usageUpdate } from "./acp-session.ts";
@@ -39,6 +40,15 @@ export interface AcpAgentOptions {
 /** Why an MCP server from the editor is not used; reported, never dropped silently. */
 export const MCP_NOT_HONOURED =
   "KnightCode cannot connect MCP servers from ACP yet; this server was not started";
+
+/** A thread's title and last activity as `session_info_update`. */
+function sessionInfo(thread: Thread): SessionUpdate {
+  return {
+    sessionUpdate: "session_info_update",
+    title: thread.name ?? thread.title ?? null,
+    updatedAt: thread.updatedAt,
+  };
+}
 
 /** What `initialize` advertises: only what is implemented. */
 export function initializeResponse(version: string): InitializeResponse {
@@ -135,10 +145,23 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       byThread.delete(session.threadId);
       session.threadId = (p.thread as Thread).id;
       byThread.set(session.threadId, session);
+      session.send(sessionInfo(p.thread as Thread));
+      void session.refreshCommands();
+      return;
+    }
+    if (method === "thread/started") {
+      // also announced when a thread is renamed (`/name`)
+      const thread = p.thread as Thread;
+      byThread.get(thread.id)?.send(sessionInfo(thread));
       return;
     }
     const threadId = p.threadId;
-    if (typeof threadId === "string") byThread.get(threadId)?.onNotification(method, p);
+    if (typeof threadId !== "string") return;
+    const session = byThread.get(threadId);
+    if (session === undefined) return;
+    // warnings after load (an extension failing later) go where the load's warnings went
+    if (method === "warning") show(session, [p as unknown as Warning], []);
+    else session.onNotification(method, p);
   });
   server.onRequest("item/toolCall/requestApproval", (params, context) => {
     const session = byThread.get(params.threadId);

@@ -59,6 +59,11 @@ describe("knightcode acp: slash commands", () => {
         prompt: [{ type: "text", text: "/name Greeting practice" }],
       });
       expect(named.stopReason).toBe("end_turn");
+      const renamed = await acp.waitForUpdate(
+        (u, s) =>
+          s === sessionId && u.sessionUpdate === "session_info_update" && u.title === "Greeting practice",
+      );
+      expect(renamed.sessionUpdate).toBe("session_info_update");
       const listed = await acp.agent.request("session/list", {});
       expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe("Greeting practice");
       expect(acp.schemaProblems()).toEqual([]);
@@ -104,6 +109,38 @@ describe("knightcode acp: extensions", () => {
       world.mock.enqueue(textReply("Aye."));
       await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hello" }] });
       expect(JSON.stringify(world.mock.requests[0]!.body)).toContain("Answer like a ship's cook.");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("knightcode acp: warnings after load", () => {
+  test(
+    "a warning the thread raises later (a failing extension command) reaches the editor as a message",
+    async () => {
+      await using world = await acpWorld();
+      const extension = join(import.meta.dir, "..", "fixtures", "failing-command.ts");
+      await using acp = await startAcp(world, { args: ["-e", extension] });
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      const ran = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/boom" }],
+      });
+      expect(ran.stopReason).toBe("end_turn");
+      const warned = await acp.waitForUpdate(
+        (u, s) =>
+          s === sessionId &&
+          u.sessionUpdate === "agent_message_chunk" &&
+          u.content.type === "text" &&
+          u.content.text.includes("kaboom"),
+      );
+      const text =
+        warned.sessionUpdate === "agent_message_chunk" && warned.content.type === "text"
+          ? warned.content.text
+          : "";
+      expect(text).toStartWith(`Warning (extension, ${extension}): `);
+      expect(text).toContain("Command /boom failed: kaboom");
       expect(acp.schemaProblems()).toEqual([]);
     },
     TIMEOUT,
