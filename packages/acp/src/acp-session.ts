@@ -131,10 +131,10 @@ export class AcpSession {
         const itemId = params.itemId as string;
         const text = params.delta as string;
         this.streamed.set(itemId, (this.streamed.get(itemId) ?? 0) + text.length);
-        this.send({
-          sessionUpdate: method === "item/agentMessage/delta" ? "agent_message_chunk" : "agent_thought_chunk",
-          content: { type: "text", text },
-        });
+        this.updates.pushText(
+          method === "item/agentMessage/delta" ? "agent_message_chunk" : "agent_thought_chunk",
+          text,
+        );
         return;
       }
       case "item/started":

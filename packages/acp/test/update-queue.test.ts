@@ -50,4 +50,39 @@ describe("update queue", () => {
     expect(errors.length).toBe(2);
     expect(sent).toEqual(["chunk"]);
   });
+
+  test("text deltas: the first of a burst goes at once, the rest of the burst is joined, other updates keep their place", async () => {
+    const sent: string[] = [];
+    const queue = new UpdateQueue(
+      async (u) => {
+        sent.push(
+          u.sessionUpdate === "agent_message_chunk" || u.sessionUpdate === "agent_thought_chunk"
+            ? `${u.sessionUpdate}:${u.content.type === "text" ? u.content.text : ""}`
+            : u.sessionUpdate,
+        );
+      },
+      () => {},
+    );
+    queue.pushText("agent_message_chunk", "a");
+    expect(sent).toEqual(["agent_message_chunk:a"]);
+    queue.pushText("agent_message_chunk", "b");
+    queue.pushText("agent_message_chunk", "c");
+    queue.pushText("agent_thought_chunk", "t");
+    queue.push({ sessionUpdate: "current_mode_update", currentModeId: "ask" });
+    queue.pushText("agent_message_chunk", "d");
+    expect(sent).toEqual([
+      "agent_message_chunk:a",
+      "agent_message_chunk:bc",
+      "agent_thought_chunk:t",
+      "current_mode_update",
+    ]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.at(-1)).toBe("agent_message_chunk:d");
+    // a new burst starts at once again
+    queue.pushText("agent_message_chunk", "e");
+    expect(sent.at(-1)).toBe("agent_message_chunk:e");
+    queue.pushText("agent_message_chunk", "f");
+    await queue.flush();
+    expect(sent.at(-1)).toBe("agent_message_chunk:f");
+  });
 });

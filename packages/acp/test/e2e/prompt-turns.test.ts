@@ -70,7 +70,7 @@ describe("knightcode acp: handshake, sessions and prompt turns", () => {
   );
 
   test(
-    "a streamed text prompt sends every delta as agent_message_chunk and answers end_turn only after the last one",
+    "a streamed text prompt streams its deltas as agent_message_chunk and answers end_turn only after the last one",
     async () => {
       await using world = await acpWorld();
       await using acp = await startAcp(world);
@@ -81,8 +81,10 @@ describe("knightcode acp: handshake, sessions and prompt turns", () => {
         prompt: [{ type: "text", text: "Say hello" }],
       });
       expect(answer.stopReason).toBe("end_turn");
+      // deltas that arrive in one run of the agent's event loop are joined into one chunk
       const chunks = acp.updatesOf(sessionId, "agent_message_chunk");
-      expect(chunks.length).toBe(8);
+      expect(chunks.length).toBeGreaterThanOrEqual(1);
+      expect(chunks.length).toBeLessThanOrEqual(8);
       expect(chunks.map((c) => (c.content.type === "text" ? c.content.text : "")).join("")).toBe(
         "Hello from the mock model, streamed in pieces.",
       );
