@@ -16,6 +16,7 @@ import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
+import { piLocations } from "./pi/pi-sources.ts";
 import { registryProvider } from "./provider-configs.ts";
 import { discoverExtensions } from "./sources.ts";
 import { runAsExtension } from "./stdout-guard.ts";
@@ -72,6 +73,11 @@ export async function loadExtensionHost(
     ...(options.agentDir !== undefined ? { agentDir: options.agentDir } : {}),
     projectDir: options.projectDir || options.context.cwd,
     trusted: options.trusted === true,
+    extraLocations: piLocations({
+      settings: options.settings,
+      trusted: options.trusted === true,
+      projectDir: options.projectDir || options.context.cwd,
+    }),
   });
   const ui = options.ui ?? runtimeOptions.ui?.(options) ?? createNoUI();
   const leases: CachedFactory[] = [];

@@ -3,8 +3,9 @@
  * first to register a tool name keeps it): `-e` paths, the `extensions` setting,
  * `<agent-dir>/extensions/`, and `.knightcode/extensions/` of a trusted project only.
  * A directory is read one level deep: `*.ts`/`*.js` files, `<dir>/index.ts|js`, or a
- * `<dir>/package.json` whose `knightcode.extensions` lists entry files. Dot-entries and
- * `node_modules` are skipped.
+ * `<dir>/package.json` whose `knightcode.extensions` (or pi's `pi.extensions`) lists entry
+ * files. Dot-entries and `node_modules` are skipped. Further locations (pi's folders,
+ * installed packages) come last.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -15,7 +16,18 @@ import type { Warning } from "@knightcode/app-server-protocol";
 export interface ExtensionSource {
   /** Absolute path of the entry module. */
   path: string;
-  origin: "cli" | "settings" | "agent" | "project";
+  origin: "cli" | "settings" | "agent" | "project" | "pi" | "package";
+}
+
+/**
+ * A further place to load extensions from, after the project's (pi's locations with
+ * `compat.pi`, installed packages): a named path (an explicit entry; missing is a
+ * warning) or an extensions folder to scan.
+ */
+export interface ExtraLocation {
+  path: string;
+  kind: "explicit" | "folder";
+  origin: ExtensionSource["origin"];
 }
 
 /** Inputs of discovery. */
@@ -28,6 +40,8 @@ export interface DiscoveryOptions {
   /** The project directory; its `.knightcode/extensions/` loads only when `trusted`. */
   projectDir?: string;
   trusted?: boolean;
+  /** Loaded after everything above, in order. */
+  extraLocations?: readonly ExtraLocation[];
 }
 
 const MODULE_FILE = /\.(ts|js|mts|mjs)$/;
@@ -46,8 +60,12 @@ function directoryEntries(dir: string, warnings: Warning[]): string[] | undefine
   const manifest = join(dir, "package.json");
   if (isFile(manifest)) {
     try {
-      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { knightcode?: { extensions?: unknown } };
-      const listed = pkg.knightcode?.extensions;
+      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as {
+        knightcode?: { extensions?: unknown };
+        pi?: { extensions?: unknown };
+      };
+      // pi packages name their entries under `pi`
+      const listed = pkg.knightcode?.extensions ?? pkg.pi?.extensions;
       if (Array.isArray(listed)) {
         return listed.filter((p): p is string => typeof p === "string").map((p) => resolve(dir, p));
       }
@@ -149,6 +167,12 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryStep[] {
     add(scanFolder(join(options.agentDir, "extensions"), warnings), "agent");
   if (options.trusted === true && options.projectDir !== undefined) {
     add(scanFolder(join(options.projectDir, ".knightcode", "extensions"), warnings), "project");
+  }
+  for (const extra of options.extraLocations ?? []) {
+    add(
+      extra.kind === "folder" ? scanFolder(extra.path, warnings) : explicitEntries(extra.path, warnings),
+      extra.origin,
+    );
   }
   flush();
   return steps;

@@ -396,6 +396,28 @@ describe("pi example extensions on a real app-server child", () => {
   );
 
   test(
+    "compat.pi: ~/.pi/agent/extensions/ loads only when the setting opts in",
+    async () => {
+      const run = async (settings: Record<string, unknown>) => {
+        await using server = await stdio.start({ settings });
+        const home = join(server.agent.root, "home");
+        mkdirSync(join(home, ".pi", "agent", "extensions"), { recursive: true });
+        cpSync(example("hello.ts"), join(home, ".pi", "agent", "extensions", "hello.ts"));
+        await server.shutdown();
+        // a server with HOME set, on the first one's agent dir (whose models.json names the first mock)
+        await using withHome = await stdio.start({ env: { ...server.agent.env, HOME: home }, settings });
+        server.mock.enqueue(textReply("tools listed"));
+        const { threadId } = await startThread(withHome.client, server.agent.cwd);
+        await runTurn(withHome, threadId, "which tools?");
+        return body(server, 0);
+      };
+      expect(await run({ compat: { pi: true } })).toContain('"hello"');
+      expect(await run({})).not.toContain('"hello"');
+    },
+    E2E_TIMEOUT * 2,
+  );
+
+  test(
     "every example of the folder loads in one thread; none blocks it; the status table matches the doc",
     async () => {
       const names = readdirSync(EXAMPLES)
