@@ -14,49 +14,89 @@ const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Encodes one frame. */
-export function encodeFrame(header: Record<string, unknown>, payload: Uint8Array = EMPTY): Uint8Array {
+/** The prefix and header of a frame; the payload follows as it is (no copy of large data). */
+export function encodeFrameHead(header: Record<string, unknown>, payloadLength: number): Uint8Array {
   const head = encoder.encode(JSON.stringify(header));
-  const out = new Uint8Array(8 + head.length + payload.length);
+  const out = new Uint8Array(8 + head.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, head.length);
-  view.setUint32(4, payload.length);
+  view.setUint32(4, payloadLength);
   out.set(head, 8);
-  out.set(payload, 8 + head.length);
   return out;
 }
 
-/** Splits a byte stream into frames as chunks arrive. */
+/** Encodes one whole frame. */
+export function encodeFrame(header: Record<string, unknown>, payload: Uint8Array = EMPTY): Uint8Array {
+  const head = encodeFrameHead(header, payload.length);
+  if (payload.length === 0) return head;
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head, 0);
+  out.set(payload, head.length);
+  return out;
+}
+
+/**
+ * Splits a byte stream into frames as chunks arrive. Chunks are kept as a list and joined
+ * once per frame, so a large payload arriving in many pipe-sized pieces costs one copy.
+ */
 export class FrameReader {
-  private buffer: Uint8Array = new Uint8Array(0);
+  private chunks: Uint8Array[] = [];
+  private length = 0;
 
   /** Adds a chunk; returns the frames it completed. */
   push(chunk: Uint8Array): Frame[] {
-    this.buffer = this.buffer.length === 0 ? chunk : concat(this.buffer, chunk);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
     const frames: Frame[] = [];
     for (;;) {
-      if (this.buffer.length < 8) break;
-      const view = new DataView(this.buffer.buffer, this.buffer.byteOffset, 8);
+      if (this.length < 8) break;
+      const prefix = this.peek(8);
+      const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
       const headLength = view.getUint32(0);
-      const payloadLength = view.getUint32(4);
-      const total = 8 + headLength + payloadLength;
-      if (this.buffer.length < total) break;
-      const header = JSON.parse(decoder.decode(this.buffer.subarray(8, 8 + headLength))) as Record<
-        string,
-        unknown
-      >;
-      // A copy, so the payload does not pin the whole read buffer.
-      const payload = this.buffer.slice(8 + headLength, total);
-      frames.push({ header, payload });
-      this.buffer = this.buffer.subarray(total);
+      const total = 8 + headLength + view.getUint32(4);
+      if (this.length < total) break;
+      const bytes = this.take(total);
+      const header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headLength))) as Record<string, unknown>;
+      frames.push({ header, payload: bytes.subarray(8 + headLength) });
     }
     return frames;
   }
-}
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+  /** The first `n` buffered bytes (joined only when they span chunks). */
+  private peek(n: number): Uint8Array {
+    const first = this.chunks[0]!;
+    if (first.length >= n) return first.subarray(0, n);
+    return this.join(n, false);
+  }
+
+  /** Removes and returns the first `n` buffered bytes. */
+  private take(n: number): Uint8Array {
+    const first = this.chunks[0]!;
+    if (first.length >= n) {
+      const out = first.subarray(0, n);
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+      this.length -= n;
+      return out;
+    }
+    return this.join(n, true);
+  }
+
+  private join(n: number, consume: boolean): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    let index = 0;
+    while (filled < n) {
+      const chunk = this.chunks[index]!;
+      const part = Math.min(chunk.length, n - filled);
+      out.set(chunk.subarray(0, part), filled);
+      filled += part;
+      if (consume) {
+        if (part === chunk.length) this.chunks.shift();
+        else this.chunks[0] = chunk.subarray(part);
+      } else index++;
+    }
+    if (consume) this.length -= n;
+    return out;
+  }
 }

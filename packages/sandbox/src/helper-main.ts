@@ -7,11 +7,12 @@
 import { stat } from "node:fs/promises";
 import { localFileOperations } from "@knightcode/agent/local-files";
 import { spawnLocal } from "@knightcode/agent/spawn-local";
-import { encodeFrame, FrameReader } from "./frames.ts";
+import { encodeFrameHead, FrameReader } from "./frames.ts";
 
 const writer = Bun.stdout.writer();
 const send = (header: Record<string, unknown>, payload?: Uint8Array) => {
-  writer.write(encodeFrame(header, payload));
+  writer.write(encodeFrameHead(header, payload?.length ?? 0));
+  if (payload && payload.length > 0) writer.write(payload);
   void writer.flush();
 };
 

@@ -13,7 +13,7 @@ import {
   type ToolOperations,
 } from "@knightcode/agent";
 import { SandboxUnavailableError } from "./errors.ts";
-import { encodeFrame, type Frame, FrameReader } from "./frames.ts";
+import { encodeFrameHead, type Frame, FrameReader } from "./frames.ts";
 import { hardLinkedOutside } from "./hard-links.ts";
 import { bwrapArgs, exposedHomeSecrets, type MountPlanInput } from "./mount-plan.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -148,7 +148,8 @@ class Helper {
 
   send(header: Record<string, unknown>, payload?: Uint8Array): void {
     try {
-      this.child.stdin.write(encodeFrame(header, payload));
+      this.child.stdin.write(encodeFrameHead(header, payload?.length ?? 0));
+      if (payload && payload.length > 0) this.child.stdin.write(payload);
       void this.child.stdin.flush();
     } catch {
       // The helper is gone; its exit rejects what is pending.

@@ -122,9 +122,10 @@ export function isolatedToolBackendFactory(options: ToolIsolationOptions = {}): 
         allowEnv: shell.allow,
         ...(options.homeDir === undefined ? {} : { homeDir: options.homeDir }),
       });
-      // Inside a process sandbox the tools share its boundary; a nested bubblewrap could not mount /proc.
+      // Inside a process sandbox the tools share its boundary (and its network, which the
+      // server needs for the model); a nested bubblewrap could not mount /proc.
       const sandbox: ThreadSandbox = options.processSandbox
-        ? { mode: "process", network: settings.network }
+        ? { mode: "process", network: "on" }
         : { mode: "off", network: "on" };
       return { ops, sandbox, warnings: allWarnings, dispose: noDispose };
     }
