@@ -76,6 +76,9 @@ export interface ExtensionHooks {
     images?: ImageContent[];
     systemPrompt?: string;
   }): HookAnswer<BeforeAgentStartHookResult>;
+  /** The run begins (once per prompt, after `before_agent_start`). */
+  agentStart?(event: { turnId: string }): Promise<void>;
+  /** An agent turn (one model response and its tool calls) begins. */
   turnStart?(event: { turnId: string; turnIndex?: number }): Promise<void>;
   turnEnd?(event: {
     turnId: string;

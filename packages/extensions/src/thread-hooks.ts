@@ -96,6 +96,9 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
     }
     return answer;
   });
+  hooks.agentStart = when(runner, "agent_start", async () => {
+    await runner.emit("agent_start", { type: "agent_start" });
+  });
   hooks.turnStart = when(runner, "turn_start", async (event) => {
     await runner.emit("turn_start", {
       type: "turn_start",

@@ -15,6 +15,7 @@ import type { ImageContent, Message, Model, UserMessage } from "@knightcode/ai";
 import type { AgentMessage, SessionEntry } from "@knightcode/session-store";
 import { buildSessionContext, toModelMessages } from "@knightcode/session-store";
 import { callHook } from "./extension-hooks.ts";
+import { NestedCallItems, nestedToolCallsOf } from "./nested-tool-calls.ts";
 import type { RunningTurn, ThreadRuntime } from "./thread-runtime.ts";
 import { gateToolCall } from "./tool-gate.ts";
 import type { TurnEnvironment } from "./turn-runner.ts";
@@ -181,6 +182,15 @@ export function createTurnAgent(
       return { action: "keep" };
     },
   });
+  let agentTurns = 0;
+  const nested = new NestedCallItems((method, item) =>
+    runtime.toSubscribers({ method, params: { threadId: runtime.id, turnId: running.live.id, item } }),
+  );
+  // Dispatched without blocking the agent, but they hold the turn's admission until they finish.
+  const defer = (pending: Promise<void>): void => {
+    running.deferredHooks.add(pending);
+    void pending.finally(() => running.deferredHooks.delete(pending));
+  };
   agent.subscribe((event: AgentEvent) => {
     if (event.type === "message_update") running.live.onStreamEvent(event.event);
     else if (event.type === "message_end") {
@@ -189,14 +199,20 @@ export function createTurnAgent(
     } else if (event.type === "queue_update") {
       running.steering = event.steering.map((m) => contentTextOf(m as UserMessage));
       runtime.publishQueue();
+    } else if (event.type === "tool_execution_update" || event.type === "tool_execution_end") {
+      const result = event.type === "tool_execution_update" ? event.partialResult : event.result;
+      const calls = nestedToolCallsOf(result.details);
+      if (calls) nested.report(event.toolCallId, calls, runtime.host.clock.now());
+    } else if (event.type === "turn_start") {
+      // One agent turn is one model response and its tool calls (pi's turn_start/turn_end).
+      const turnIndex = agentTurns++;
+      const hook = hooks.turnStart;
+      if (hook) defer(callHook(() => hook({ turnId: running.live.id, turnIndex }), undefined, warn));
     } else if (event.type === "turn_end") {
       const hook = hooks.turnEnd;
-      if (hook) {
-        // Dispatched without blocking the agent, but it holds the turn's admission until it finishes.
-        const pending = callHook(() => hook({ turnId: running.live.id, ...event }), undefined, warn);
-        running.deferredHooks.add(pending);
-        void pending.finally(() => running.deferredHooks.delete(pending));
-      }
+      const turnIndex = Math.max(0, agentTurns - 1);
+      if (hook)
+        defer(callHook(() => hook({ turnId: running.live.id, turnIndex, ...event }), undefined, warn));
     }
   });
   return agent;

@@ -154,9 +154,12 @@ export function createExtensionPort(
       const r = need("setModel");
       const found = await models.find({ provider: model.provider, id: model.id });
       if (!found || !(await models.available(found))) return false;
+      const previousModel = r.model;
       r.settings.model = { provider: found.provider, id: found.id };
       r.model = found;
       r.append({ type: "model_change", provider: found.provider, modelId: found.id });
+      const hook = r.extensions.hooks.modelSelect;
+      if (hook) void hook({ model: found, previousModel, source: "set" }).catch(() => undefined);
       return true;
     },
     thinkingLevel: () => open()?.settings.thinkingLevel ?? "off",

@@ -4,6 +4,7 @@
  * change never interleaves with one (`turnInProgress` while a turn runs).
  */
 import { AppServerError, type ThreadSettingsUpdateParams } from "@knightcode/app-server-protocol";
+import { callHook } from "./extension-hooks.ts";
 import type { ModelSource } from "./model-source.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 
@@ -16,6 +17,8 @@ export async function applySettingsUpdate(
   runtime.admit("settings");
   // A settings change rereads the prompt sources (context files, SYSTEM.md) on the next turn.
   runtime.promptSources.invalidate();
+  const previousModel = runtime.model;
+  let selected = false;
   try {
     const model = params.model ? await models.find(params.model) : runtime.model;
     if (params.model && !model) {
@@ -33,6 +36,7 @@ export async function applySettingsUpdate(
       runtime.append({ type: "model_change", provider: model.provider, modelId: model.id });
       runtime.settings.model = { provider: model.provider, id: model.id };
       runtime.model = model;
+      selected = true;
     }
     if (params.thinkingLevel) {
       runtime.append({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
@@ -43,6 +47,14 @@ export async function applySettingsUpdate(
       runtime.settings.approvalMode = params.approvalMode;
     }
     runtime.sync();
+    const hook = runtime.extensions.hooks.modelSelect;
+    if (selected && model && hook) {
+      await callHook(
+        () => hook({ model, previousModel, source: "set" }),
+        undefined,
+        (w) => runtime.warn(w),
+      );
+    }
   } finally {
     if (!runtime.closed) runtime.release();
   }

@@ -263,7 +263,7 @@ async function runTurnBody(
       running.deliverSteer = (text, images) =>
         agent.steer(userMessage(text, images, runtime.host.clock.now()));
       for (const message of running.early.splice(0)) agent.steer(message);
-      await callHook(hooks.turnStart && (() => hooks.turnStart!({ turnId })), undefined, warn);
+      await callHook(hooks.agentStart && (() => hooks.agentStart!({ turnId })), undefined, warn);
       await agent.prompt(prompt);
       promptPersisted = true;
       let recovered = false;

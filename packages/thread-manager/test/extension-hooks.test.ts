@@ -59,7 +59,7 @@ describe("extension hooks", () => {
     expect(types).toEqual(["userMessage"]);
   });
 
-  test("hooks run at their points in order: input, before_agent_start, turn_start, tool_call, tool_result, agent_end, settle", async () => {
+  test("hooks run at their points in order: input, before_agent_start, turn_start per model response, tool_call, tool_result, agent_end, settle", async () => {
     const calls: string[] = [];
     const note = (name: string) => async () => {
       calls.push(name);
@@ -94,6 +94,7 @@ describe("extension hooks", () => {
       "turn_start",
       "tool_call",
       "tool_result",
+      "turn_start",
       "agent_end",
       "agent_before_settle",
     ]);

@@ -16,7 +16,7 @@ const fixture = (name: string) => join(FIXTURES, name);
 async function startThread(
   client: AppServerClient,
   cwd: string,
-  approvalMode: "ask" | "fullAccess" = "fullAccess",
+  approvalMode: "ask" | "autoEdit" | "fullAccess" = "fullAccess",
 ): Promise<{ threadId: string; warnings: Warning[] }> {
   const { thread, warnings } = await client.request("thread/start", { cwd, approvalMode, model: MOCK_MODEL });
   return { threadId: thread.id, warnings };
@@ -51,6 +51,30 @@ for (const target of TARGETS) {
         expect((await done).turn.status).toBe("completed");
         expect(bodyText(server.mock.requests[0]!.body)).toContain('"greet"');
         expect(bodyText(server.mock.requests[1]!.body)).toContain(`Hello, Ada! (cwd ${server.agent.cwd})`);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "an extension tool asks in ask and autoEdit, runs without asking in fullAccess",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("greet-tool.ts")] });
+        const asked: string[] = [];
+        server.client.onRequest("item/toolCall/requestApproval", (params) => {
+          asked.push(`${params.toolName}`);
+          return { decision: "accept" };
+        });
+        for (const mode of ["ask", "autoEdit", "fullAccess"] as const) {
+          server.mock.enqueue(
+            toolCallReply({ name: "greet", arguments: { name: mode }, id: `call_${mode}` }),
+            textReply("ok"),
+          );
+          const { threadId } = await startThread(server.client, server.agent.cwd, mode);
+          const done = turnDone(server.client, threadId);
+          await server.client.request("turn/start", { threadId, text: "greet" });
+          expect((await done).turn.status).toBe("completed");
+        }
+        expect(asked).toEqual(["greet", "greet"]);
       },
       E2E_TIMEOUT,
     );
@@ -192,6 +216,47 @@ for (const target of TARGETS) {
         expect(thrown?.message).toContain("handler exploded");
         expect(hung?.message).toContain("did not answer within 300 ms");
         expect((thrown as Warning & { threadId?: string }).threadId).toBe(threadId);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "a tool's nested calls are live items with parentItemId and no index, absent from history",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("nested-runner.ts")] });
+        writeFileSync(join(server.agent.cwd, "a.txt"), "alpha");
+        writeFileSync(join(server.agent.cwd, "b.txt"), "beta");
+        server.mock.enqueue(
+          toolCallReply({ name: "batch_read", arguments: { paths: ["a.txt", "b.txt"] }, id: "call_batch" }),
+          textReply("read both"),
+        );
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const seen = recordNotifications(server.client);
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "read" });
+        await done;
+        type Item = { id: string; parentItemId?: string; index?: number; status: string; output?: string };
+        const nestedOf = (method: string) =>
+          seen
+            .filter((n) => n.method === method)
+            .map((n) => (n.params as { item: Item }).item)
+            .filter((item) => item.parentItemId !== undefined);
+        const started = nestedOf("item/started");
+        const completed = nestedOf("item/completed");
+        expect(started.map((i) => [i.id, i.parentItemId, i.index, i.status])).toEqual([
+          ["call_batch/read-0", "call_batch", undefined, "inProgress"],
+          ["call_batch/read-1", "call_batch", undefined, "inProgress"],
+        ]);
+        expect(completed.map((i) => [i.id, i.status, i.output, i.index])).toEqual([
+          ["call_batch/read-0", "completed", "alpha", undefined],
+          ["call_batch/read-1", "completed", "beta", undefined],
+        ]);
+        const read = await server.client.request("thread/read", { threadId });
+        const ids = read.turns
+          .flatMap((t) => ("items" in t ? (t.items ?? []) : []))
+          .map((i) => ("id" in i ? i.id : ""));
+        expect(ids).toContain("call_batch");
+        expect(ids.some((id) => id.startsWith("call_batch/"))).toBe(false);
       },
       E2E_TIMEOUT,
     );
