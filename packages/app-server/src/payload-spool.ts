@@ -110,14 +110,15 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
     dir,
     put(value) {
       maybeSweep();
-      const data = typeof value === "string" ? Buffer.from(value, "utf8") : value;
+      // a string is written as it is: a 50 MiB item is not copied into a Buffer first
+      const byteLength = typeof value === "string" ? Buffer.byteLength(value, "utf8") : value.byteLength;
       const id = randomBytes(16).toString("hex");
       const file = join(dir, id);
       // read-only from the start: a reference names one value for its whole life
-      writeFileSync(file, data, { flag: "wx", mode: 0o400 });
-      entries.set(id, { file, byteLength: data.byteLength, lastAccess: now() });
-      bytes += data.byteLength;
-      return { type: "payloadRef", id, byteLength: data.byteLength };
+      writeFileSync(file, value, { flag: "wx", mode: 0o400 });
+      entries.set(id, { file, byteLength, lastAccess: now() });
+      bytes += byteLength;
+      return { type: "payloadRef", id, byteLength };
     },
     read(id, offset) {
       const entry = ID_PATTERN.test(id) ? entries.get(id) : undefined;

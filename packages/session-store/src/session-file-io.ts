@@ -72,6 +72,15 @@ export function writeAll(fd: number, data: Buffer): void {
   while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
+/**
+ * Writes all of `text` (`bytes` long in UTF-8). One `write` of the string in the common
+ * case; only a short write converts the rest to bytes to finish it.
+ */
+export function writeAllText(fd: number, text: string, bytes: number): void {
+  const written = writeSync(fd, text);
+  if (written < bytes) writeAll(fd, Buffer.from(text, "utf8").subarray(written));
+}
+
 /** Flags of an owned transcript's writer. */
 export const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 

@@ -28,7 +28,7 @@ import {
   realPathOf,
   rewriteMigrated,
   setTornTailAside,
-  writeAll,
+  writeAllText,
 } from "./session-file-io.ts";
 
 /** Options of `SessionFile.create`. */
@@ -334,14 +334,16 @@ export class SessionFile {
       ...rest,
     } as SessionEntry;
     const line = serializeLine(entry);
-    const data = Buffer.from(this.#needsNewline ? `\n${line}` : line);
-    this.#write(fd, data);
+    // written as a string: a long reply's line is not copied into a Buffer first
+    const text = this.#needsNewline ? `\n${line}` : line;
+    const bytes = Buffer.byteLength(text);
+    this.#write(fd, text, bytes);
     this.#needsNewline = false;
     this.#reserved.delete(entry.id);
     this.#entries.push(entry);
-    this.#lineBytes.push(data.length);
+    this.#lineBytes.push(bytes);
     this.#byId.set(entry.id, entry);
-    this.#sizeById.set(entry.id, data.length);
+    this.#sizeById.set(entry.id, bytes);
     this.#leafId = entry.id;
     return entry;
   }
@@ -372,11 +374,11 @@ export class SessionFile {
    * the partial bytes are cut off so the next append cannot glue onto a torn line;
    * if even that fails, the next append starts on a new line.
    */
-  #write(fd: number, data: Buffer): void {
+  #write(fd: number, text: string, bytes: number): void {
     // Unknown after a cut-back that failed: the file's real end is the start of this write.
     if (this.#size < 0) this.#size = fstatSync(fd).size;
     try {
-      writeAll(fd, data);
+      writeAllText(fd, text, bytes);
     } catch (error) {
       try {
         ftruncateSync(fd, this.#size);
@@ -386,7 +388,7 @@ export class SessionFile {
       }
       throw error;
     }
-    this.#size += data.length;
+    this.#size += bytes;
   }
 
   #writableFd(): number {
