@@ -7,6 +7,10 @@
  * Choices (see docs/install.md):
  * - bytecode: JavaScriptCore bytecode is compiled at build time, so a fresh process
  *   neither transpiles TypeScript nor parses JavaScript before it can answer;
+ * - code splitting: every `import()` target is its own chunk inside the binary, loaded
+ *   when first imported, so `--version` loads almost nothing and `app-server` only what
+ *   serving needs (without it the whole bundle's bytecode loaded at start: 19 ms of CPU
+ *   for `--version` against 8 ms with it);
  * - no `.env` or `bunfig.toml` autoload: the binary runs in the user's projects, whose
  *   `.env` is theirs and must not leak into the agent's environment;
  * - user files (extensions, their own `node_modules`) are never bundled: they are
@@ -34,6 +38,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
     target: "bun",
     format: "esm",
     bytecode: true,
+    splitting: true,
     minify: { syntax: true, whitespace: true, identifiers: false },
     sourcemap: "none",
     compile: {

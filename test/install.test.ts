@@ -129,6 +129,49 @@ describe("the installed knightcode", () => {
     expect(stdout).toContain("the server shut down with exit code 0");
   }, 60_000);
 
+  test("-p (print mode) answers one prompt on stdout on the demo model", async () => {
+    const home = freshHome("print-home");
+    const child = Bun.spawn([binary(), "-p", "hello there"], {
+      cwd: home,
+      env: userEnv(home),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    expect([code, stdout]).toEqual([0, expect.stringContaining('You said: "hello there"')]);
+  }, 60_000);
+
+  test("acp answers the Agent Client Protocol's initialize", async () => {
+    const home = freshHome("acp-home");
+    const child = Bun.spawn([binary(), "acp"], {
+      cwd: home,
+      env: userEnv(home),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    child.stdin.write(
+      '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}\n',
+    );
+    child.stdin.flush();
+    const reader = child.stdout.getReader();
+    let line = "";
+    while (!line.includes("\n")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      line += new TextDecoder().decode(value);
+    }
+    child.stdin.end();
+    expect(JSON.parse(line.split("\n")[0]!)).toMatchObject({
+      jsonrpc: "2.0",
+      id: 0,
+      result: { protocolVersion: 1 },
+    });
+    reader.releaseLock();
+    await child.exited;
+  }, 60_000);
+
   /** Starts the installed `knightcode app-server <flags>` in a fresh project and runs one turn. */
   async function serverTurn(flags: string[], prompt: string) {
     const home = freshHome(`server-${flags.join("").replace(/\W/g, "") || "plain"}-${prompt.length}`);

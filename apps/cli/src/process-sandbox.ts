@@ -10,7 +10,6 @@
 import { mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { requireBubblewrap, SandboxUnavailableError } from "@knightcode/sandbox";
 import { selfCommand, selfRuntimePaths } from "./self-command.ts";
 
 /** Set inside the re-executed process. */
@@ -78,6 +77,9 @@ export function processSandboxArgs(options: {
 
 /** Re-runs this command inside the process sandbox and returns its exit code. */
 export async function runInProcessSandbox(args: readonly string[]): Promise<number> {
+  // loaded here, not at the top: lazy-host imports this file on every server start, and
+  // @knightcode/sandbox brings the agent's tools (and TypeBox) with it
+  const { requireBubblewrap, SandboxUnavailableError } = await import("@knightcode/sandbox");
   let bwrap: string;
   try {
     bwrap = await requireBubblewrap(process.env.PATH ?? "");
