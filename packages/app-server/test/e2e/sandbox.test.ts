@@ -231,6 +231,27 @@ describe("sandboxed thread: network", () => {
 
 describe("sandboxed thread: normal work", () => {
   test(
+    "!pwd-style shell commands (thread/shell/run) run in the thread's sandbox",
+    async () => {
+      await using server = await startServer();
+      const project = server.agent.cwd;
+      const { thread } = await startThread(server, project);
+      const pwd = await server.client.request("thread/shell/run", { threadId: thread.id, command: "pwd" });
+      expect(pwd.output).toBe(project);
+      expect(pwd.exitCode).toBe(0);
+      const key = await server.client.request("thread/shell/run", {
+        threadId: thread.id,
+        command: 'cat ~/.ssh/id_rsa; echo "[$ANTHROPIC_API_KEY]"; hostname',
+        excludeFromContext: true,
+      });
+      expect(key.output).toContain("No such file or directory");
+      expect(key.output).toContain("[]\nknightcode-sandbox");
+      expect(leaked(key.output)).toEqual([]);
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
     "all seven tools work on a real project: read, write, edit, grep, find, ls, bash with a pipe",
     async () => {
       await using server = await startServer();
