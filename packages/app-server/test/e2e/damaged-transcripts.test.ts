@@ -11,7 +11,7 @@ const turnIds = (page: { turns: unknown[] }) => page.turns.map((t) => (t as { id
 for (const target of TARGETS) {
   describe(`[${target.name}] damaged transcripts`, () => {
     test(
-      "thread/read and thread/resume show the valid turns with warnings, keep serving, change no byte and take no lock on read",
+      "thread/read and thread/resume show the valid turns with warnings, keep serving, change no byte and take no lock on read; a fork copies the repaired branch",
       async () => {
         await using server = await target.start();
         const { client } = server;
@@ -52,6 +52,14 @@ for (const target of TARGETS) {
             const damageWarnings = resumed.warnings.filter((w) => w.path === path);
             expect(damageWarnings).toEqual(read.warnings ?? []);
             await client.request("thread/unsubscribe", params);
+
+            // a fork copies the repaired branch into a clean transcript
+            const forked = await client.request("thread/fork", params);
+            const forkRead = await client.request("thread/read", { threadId: forked.thread.id });
+            expect(forkRead.turns).toHaveLength(fixture.turnIds.length);
+            expect(forkRead.warnings).toBeUndefined();
+            await client.request("thread/unsubscribe", { threadId: forked.thread.id });
+            expectedFiles.splice(0, expectedFiles.length, ...readdirSync(dir));
           }
           expect(readFileSync(path).equals(fixture.bytes)).toBe(true);
           // The server still answers everything else.
