@@ -8,7 +8,6 @@ import { dirname, resolve } from "node:path";
 import type { AgentOptions } from "./args.ts";
 import { OpenThreadError, openThread } from "./open-thread.ts";
 import { runPrintTurn } from "./print-mode.ts";
-import { connectTerminalClient } from "./terminal-client.ts";
 
 /** Exit code for a usage problem found after parsing (same as a bad flag). */
 const USAGE_EXIT = 2;
@@ -41,19 +40,21 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   if (sessionDir === undefined && options.session?.endsWith(".jsonl") && existsSync(options.session)) {
     sessionDir = dirname(resolve(cwd, options.session));
   }
-  const connecting = connectTerminalClient({
-    cwd,
-    extensions: options.extensions,
-    ...(sessionDir === undefined ? {} : { sessionDir }),
-    noSession: options.noSession,
-    clientName: interactive ? "knightcode-tui" : "knightcode-print",
-    ...(options.sandbox === "tools" ? { sandbox: true } : {}),
-  });
+  // loaded on demand: the interactive UI draws its first frame before the server code loads
+  const connect = async () =>
+    (await import("./terminal-client.ts")).connectTerminalClient({
+      cwd,
+      extensions: options.extensions,
+      ...(sessionDir === undefined ? {} : { sessionDir }),
+      noSession: options.noSession,
+      clientName: interactive ? "knightcode-tui" : "knightcode-print",
+      ...(options.sandbox === "tools" ? { sandbox: true } : {}),
+    });
   if (interactive) {
     const { runInteractive } = await import("./interactive/run-interactive.ts");
-    return runInteractive(connecting, cwd, options);
+    return runInteractive(connect, cwd, options);
   }
-  const connection = await connecting;
+  const connection = await connect();
   try {
     const opened = await openThread(connection.client, cwd, options);
     for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);

@@ -59,7 +59,10 @@ export async function runPrintTurn(
     // the turn's window: from its turn/started to its turn/completed
     if (!active) return;
     if (mode === "json") out.stdout(`${JSON.stringify({ method, params })}\n`);
-    if (method === "item/completed" && p.item?.type === "agentMessage") messages.push(p.item);
+    // a large item arrives as a payload reference; what it holds is known once read
+    const type = (p.item as { type?: string } | undefined)?.type;
+    if (method === "item/completed" && (type === "agentMessage" || type === "payloadRef"))
+      messages.push(p.item!);
     if (method === "turn/completed" && p.turn !== undefined && p.turn.id === turnId) {
       active = false;
       settle(p.turn);
@@ -79,8 +82,7 @@ export async function runPrintTurn(
       return 1;
     }
     if (mode === "text") {
-      const last = messages.at(-1);
-      const answer = last === undefined ? "" : await finalText(client, last);
+      const answer = await finalAnswer(client, messages);
       out.stdout(answer.endsWith("\n") || answer === "" ? answer : `${answer}\n`);
     }
     return 0;
@@ -89,7 +91,11 @@ export async function runPrintTurn(
   }
 }
 
-async function finalText(client: AppServerClient, item: ThreadItem): Promise<string> {
-  const resolved = await client.resolveItem(item);
-  return resolved.type === "agentMessage" ? resolved.text : "";
+/** The text of the last agent message among `items` (references are read, newest first). */
+async function finalAnswer(client: AppServerClient, items: readonly ThreadItem[]): Promise<string> {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const resolved = await client.resolveItem(items[i]!);
+    if (resolved.type === "agentMessage") return resolved.text;
+  }
+  return "";
 }

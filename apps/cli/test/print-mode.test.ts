@@ -46,6 +46,15 @@ describe("knightcode -p (print mode)", () => {
     expect(requestText(env.mock.requests[1]!.body)).toContain("tool-ran");
   }, 30_000);
 
+  test("an answer larger than the inline limit (sent as a payload reference) is printed whole", async () => {
+    await using env = await mockedAgent();
+    const long = `${"x".repeat(70_000)} the end`;
+    env.mock.enqueue(textReply(long, 50));
+    const run = await runCli(["-p", "write a lot"], { cwd: env.agent.cwd, env: env.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${long}\n`);
+  }, 30_000);
+
   test("takes the prompt from piped stdin, after an argument when both are given", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(textReply("piped ok"), textReply("both ok"));

@@ -9,7 +9,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type SimpleGit, simpleGit } from "simple-git";
+import type { SimpleGit } from "simple-git";
 
 /** One restored path and what happened to it. */
 export interface RestoredPath {
@@ -41,6 +41,8 @@ export class TurnCheckpoints {
 
   private open() {
     this.repo ??= (async () => {
+      // simple-git loads with the first checkpoint, not at start-up
+      const { simpleGit } = await import("simple-git");
       const git = simpleGit(this.cwd);
       if (!(await git.checkIsRepo().catch(() => false))) return undefined;
       const root = (await git.revparse(["--show-toplevel"])).trim();

@@ -44,16 +44,18 @@ export class InteractiveApp {
     readonly cwd: string,
     builtins: readonly BuiltinCommand[],
     private readonly runCommand: CommandRunner,
+    /** The editor and footer of a first frame drawn before the connection existed. */
+    early: { editor?: PromptEditor; footer?: Footer } = {},
   ) {
     this.exited = new Promise((resolve) => {
       this.settleExit = resolve;
     });
     const changed = () => screen.requestRender();
     this.view = new ConversationView(screen.conversation, changed);
-    this.footer = new Footer(cwd);
+    this.footer = early.footer ?? new Footer(cwd);
     this.spinner = new Spinner(changed);
     this.session = new SessionView(client, this.view, this.footer, this.spinner, changed);
-    this.editor = screen.createEditor();
+    this.editor = early.editor ?? screen.createEditor();
     this.editor.onSubmit = (text) => void this.submit(text, "enter");
     this.editor.setCompleter(createCompleter(client, cwd, builtins, () => this.session.threadId));
     screen.status.add(this.spinner);

@@ -3,24 +3,44 @@
  * loads and the thread opens behind it; then the optional first message is sent.
  */
 import type { AgentOptions } from "../args.ts";
-import { openThread } from "../open-thread.ts";
 import type { TerminalClient } from "../terminal-client.ts";
-import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.ts";
-import { InteractiveApp } from "./interactive-app.ts";
-import { sessionChoices } from "./pickers.ts";
+import { Footer } from "./footer.ts";
 import { Screen } from "./ui/screen.ts";
 import { style } from "./ui/style.ts";
 
 /** Runs the UI until the user quits; resolves with the exit code. */
 export async function runInteractive(
-  connecting: Promise<TerminalClient>,
+  connect: () => Promise<TerminalClient>,
   cwd: string,
   options: AgentOptions,
 ): Promise<number> {
+  // the first frame (editor and footer) goes up before the server host starts loading
   const screen = new Screen();
-  const connection = await connecting;
-  const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand);
-  screen.start();
+  const editor = screen.createEditor();
+  const footer = new Footer(cwd);
+  screen.setEditor(editor);
+  screen.setFooter(footer);
+  screen.focus(editor);
+  // Enter before the session is open keeps the text for when it is
+  editor.onSubmit = (text) => editor.setText(text);
+  await screen.start();
+  const [
+    connection,
+    { InteractiveApp },
+    { BUILTIN_COMMANDS, runBuiltinCommand },
+    { sessionChoices },
+    { openThread },
+  ] = await Promise.all([
+    connect(),
+    import("./interactive-app.ts"),
+    import("./builtin-commands.ts"),
+    import("./pickers.ts"),
+    import("../open-thread.ts"),
+  ]);
+  const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand, {
+    editor,
+    footer,
+  });
   try {
     let picked: string | undefined;
     if (options.resume) {

@@ -101,8 +101,10 @@ export class Screen {
     this.tui.requestRender(true);
   }
 
-  start(): void {
+  /** Starts drawing; resolves once the first frame is written (its timer is queued first). */
+  async start(): Promise<void> {
     this.tui.start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
   /** Restores the terminal (cooked mode, cursor) and leaves the last frame in the scrollback. */
