@@ -3,7 +3,6 @@
  * notifications into session updates, runs prompts as turns and asks the editor for the
  * approvals the server requests.
  */
-import { readFileSync, statSync } from "node:fs";
 import {
   type AgentContext,
   type AvailableCommand,
@@ -26,6 +25,7 @@ import {
   type ToolCallItem,
   type Turn,
 } from "@knightcode/app-server-protocol";
+import { currentText } from "./current-text.ts";
 import { toRequestError, turnFailed } from "./errors.ts";
 import { replayedToolCall } from "./history-replay.ts";
 import { DEFAULT_MODE, runsWithoutAsking } from "./modes.ts";
@@ -33,9 +33,6 @@ import { allows, decisionFor, permissionOptions } from "./permissions.ts";
 import { promptToTurnInput, UnsupportedContentError } from "./prompt-content.ts";
 import { outputContent, toolDiffs, toolKind, toolLocations, toolPath, toolTitle } from "./tool-calls.ts";
 import { UpdateQueue } from "./update-queue.ts";
-
-/** Largest file whose text a write's diff shows as its old text. */
-export const DIFF_OLD_TEXT_LIMIT_BYTES = 1024 * 1024;
 
 /** Commands an editor offers elsewhere (its own new-session and fork actions). */
 const HIDDEN_COMMANDS = new Set(["new", "fork"]);
@@ -62,18 +59,6 @@ export interface SessionContext {
   server: AppServerClient;
   editor: AgentContext;
   log(message: string): void;
-}
-
-/** The text a write is about to replace: null for a new file, undefined when too large to show. */
-function currentText(path: string | undefined): string | null | undefined {
-  if (path === undefined) return undefined;
-  try {
-    const stats = statSync(path);
-    if (!stats.isFile() || stats.size > DIFF_OLD_TEXT_LIMIT_BYTES) return undefined;
-    return readFileSync(path, "utf8");
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : undefined;
-  }
 }
 
 let promptCounter = 0;

@@ -1,6 +1,7 @@
 /** @knightcode/acp: the Agent Client Protocol over the in-process app server. */
 export { type AcpAgentOptions, createAcpAgent, initializeResponse } from "./acp-agent.ts";
-export { AcpSession, DIFF_OLD_TEXT_LIMIT_BYTES, usageUpdate } from "./acp-session.ts";
+export { AcpSession, usageUpdate } from "./acp-session.ts";
+export { currentText, DIFF_OLD_TEXT_LIMIT_BYTES } from "./current-text.ts";
 export { CREDENTIALS_HINT, toRequestError, turnFailed } from "./errors.ts";
 export { itemUpdates, replayedToolCall, replayUpdates } from "./history-replay.ts";
 export {

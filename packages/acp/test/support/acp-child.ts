@@ -1,8 +1,9 @@
 /**
  * A real `knightcode acp` child driven by the ACP SDK's client side over its pipes,
- * against the testkit's mock model. Every line the agent writes is kept, checked against
- * the SDK's schema, and anything on stdout that is not an ACP message is kept apart, so
- * a test can assert both.
+ * against the testkit's mock model. Every line the agent writes is kept and checked
+ * against the SDK's schema, and anything on stdout that is not an ACP message is kept
+ * apart; a test can assert both, and disposing the child fails the test on either, so
+ * no message of any test goes unchecked (those written at shutdown included).
  */
 import { join } from "node:path";
 import {
@@ -238,8 +239,15 @@ export async function startAcp(
         .map((n) => n.update) as never;
     },
     close,
+    /** Closes the child, then fails the test if anything it wrote broke the schema or was not ACP. */
     async [Symbol.asyncDispose]() {
       await close();
+      const problems = [
+        ...acp.schemaProblems(),
+        ...foreign.map((line) => `not an ACP message on stdout: ${line}`),
+      ];
+      if (problems.length > 0)
+        throw new Error(`knightcode acp wrote invalid output:\n${problems.join("\n")}`);
     },
   };
   if (options.initialize !== false) {
