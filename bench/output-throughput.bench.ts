@@ -2,8 +2,9 @@
  * How fast `knightcode app-server` gets a large reply to a client that reads its stdout
  * as fast as it can, and what the reply costs in memory. The mock streams a 50 MiB reply
  * in 1 KiB deltas flat out; the client counts stdout bytes from `turn/start` to
- * `turn/completed`. Prints MB/s of JSON lines and the server's peak RSS (VmHWM) over the
- * RSS it had before the turn. `--mib N` changes the reply size, `--runs N` the repeats.
+ * `turn/completed`. Prints MB/s of JSON lines (per wall second, and per second of the
+ * server's CPU time, which a loaded machine does not skew) and the server's peak RSS
+ * (VmHWM) over the RSS it had before the turn. `--mib N` changes the reply size, `--runs N` the repeats.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -82,6 +83,13 @@ function rawClient(child: Bun.Subprocess<"pipe", "pipe", "inherit">) {
   };
 }
 
+/** CPU seconds (user + system) the process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function vm(pid: number, field: "VmHWM" | "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
@@ -91,6 +99,7 @@ function vm(pid: number, field: "VmHWM" | "VmRSS"): number {
 const results: {
   run: number;
   mbPerSec: number;
+  mbPerCpuSec: number;
   stdoutMiB: number;
   seconds: number;
   peakOverBaseMiB: number;
@@ -121,6 +130,7 @@ for (let run = 1; run <= RUNS; run++) {
   mock.enqueue({ steps: [{ type: "text", text, deltas: Math.ceil(text.length / DELTA_BYTES) }] });
   done = client.wait((line) => line.includes(`"method":"turn/completed"`));
   const from = client.bytes();
+  const cpuFrom = cpuSeconds(child.pid);
   const t0 = performance.now();
   // the mock renders the whole reply before its first byte; the clock starts at the reply's first byte
   const answered = client.request("turn/start", { threadId, text: "go" });
@@ -139,10 +149,13 @@ for (let run = 1; run <= RUNS; run++) {
   if (trace.length > 0) console.log(trace.join("\n"));
   const seconds = (performance.now() - (client.firstChunkAt() ?? t0)) / 1000;
   const peak = vm(child.pid, "VmHWM");
+  const cpu = cpuSeconds(child.pid) - cpuFrom;
   const stdoutBytes = client.bytes() - from;
   results.push({
     run,
     mbPerSec: Math.round(stdoutBytes / 1e6 / seconds),
+    // the server's own CPU time: on a shared, loaded machine wall time mostly measures the load
+    mbPerCpuSec: Math.round(stdoutBytes / 1e6 / cpu),
     stdoutMiB: Math.round(stdoutBytes / 1024 / 1024),
     seconds: Number(seconds.toFixed(2)),
     peakOverBaseMiB: Math.round((peak - base) / 1024 / 1024),
@@ -153,7 +166,8 @@ for (let run = 1; run <= RUNS; run++) {
 console.table(results);
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
-  `${MIB} MiB reply: median ${median(results.map((r) => r.mbPerSec))} MB/s of JSON lines to a reading client, ` +
+  `${MIB} MiB reply: median ${median(results.map((r) => r.mbPerSec))} MB/s of JSON lines to a reading client ` +
+    `(${median(results.map((r) => r.mbPerCpuSec))} MB per second of server CPU), ` +
     `peak RSS +${median(results.map((r) => r.peakOverBaseMiB))} MiB over the pre-turn RSS`,
 );
 await mock.close();

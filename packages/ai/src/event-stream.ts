@@ -61,7 +61,26 @@ export function createAssistantMessageStream(): AssistantMessageStreamController
     async *[Symbol.asyncIterator]() {
       iterating = true;
       try {
-        yield* read();
+        while (true) {
+          if (caughtUp && buffer.length - head < STREAM_HIGH_WATER_EVENTS / 2) release();
+          if (head < buffer.length) {
+            const event = buffer[head]!;
+            // Drop consumed events so long streams do not pin every partial in memory.
+            buffer[head++] = undefined as unknown as AssistantMessageEvent;
+            if (head > 1024 && head * 2 > buffer.length) {
+              buffer.splice(0, head);
+              head = 0;
+            }
+            yield event;
+            if (event.type === "done" || event.type === "error") return;
+            continue;
+          }
+          if (ended) return;
+          release();
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        }
       } finally {
         // a consumer that stopped iterating must not hold the producer
         iterating = false;
@@ -69,29 +88,6 @@ export function createAssistantMessageStream(): AssistantMessageStreamController
       }
     },
   };
-
-  async function* read(): AsyncGenerator<AssistantMessageEvent> {
-    while (true) {
-      if (caughtUp && buffer.length - head < STREAM_HIGH_WATER_EVENTS / 2) release();
-      if (head < buffer.length) {
-        const event = buffer[head]!;
-        // Drop consumed events so long streams do not pin every partial in memory.
-        buffer[head++] = undefined as unknown as AssistantMessageEvent;
-        if (head > 1024 && head * 2 > buffer.length) {
-          buffer.splice(0, head);
-          head = 0;
-        }
-        yield event;
-        if (event.type === "done" || event.type === "error") return;
-        continue;
-      }
-      if (ended) return;
-      release();
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  }
 
   const ready = (): Promise<void> | undefined => {
     if (ended || !iterating || buffer.length - head < STREAM_HIGH_WATER_EVENTS) return undefined;
