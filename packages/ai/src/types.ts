@@ -161,6 +161,11 @@ export interface StreamOptions {
   /** Session ID some providers use for cache affinity. */
   sessionId?: string;
   headers?: Record<string, string>;
+  /**
+   * Sees the provider request body right before it is sent; a returned value other than
+   * `undefined` replaces it (extensions' `before_provider_request`).
+   */
+  onPayload?: (payload: unknown) => unknown | Promise<unknown>;
 }
 
 /**

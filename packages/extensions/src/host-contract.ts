@@ -88,6 +88,8 @@ export interface ExtensionHooks {
   }): Promise<void>;
   agentEnd?(event: { turnId: string; aborted: boolean; messages?: AgentMessage[] }): Promise<void>;
   agentBeforeSettle?(event: { turnId: string }): Promise<void>;
+  /** Sees each provider request body; a returned `payload` replaces it. */
+  beforeProviderRequest?(event: { payload: unknown }): Promise<{ payload: unknown } | undefined>;
   /** Replaces the messages of one model request (never the stored context). */
   context?(event: { messages: Message[] }): Promise<{ messages?: Message[] } | undefined>;
   /**

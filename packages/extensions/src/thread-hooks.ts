@@ -136,6 +136,25 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
     });
     return changed ? { messages: messages as Message[] } : undefined;
   });
+  hooks.beforeProviderRequest = when(runner, "before_provider_request", async (event) => {
+    let payload = event.payload;
+    let replaced = false;
+    await runner.emit(
+      "before_provider_request",
+      {
+        type: "before_provider_request",
+        get payload() {
+          return payload;
+        },
+      },
+      (result) => {
+        payload = result;
+        replaced = true;
+        return undefined;
+      },
+    );
+    return replaced ? { payload } : undefined;
+  });
   hooks.messageEnd = when(runner, "message_end", async (event) => {
     let message = event.message;
     let dropped = false;

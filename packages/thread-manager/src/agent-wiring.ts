@@ -94,7 +94,19 @@ export function createTurnAgent(
     tools: tools.initial,
     ...(systemPrompt !== undefined ? { systemPrompt } : {}),
     messages: contextMessages(runtime),
-    streamOptions: { thinkingLevel: runtime.settings.thinkingLevel, sessionId: runtime.id },
+    streamOptions: {
+      thinkingLevel: runtime.settings.thinkingLevel,
+      sessionId: runtime.id,
+      ...(hooks.beforeProviderRequest
+        ? {
+            onPayload: async (payload: unknown) => {
+              const hook = hooks.beforeProviderRequest;
+              const answer = await callHook(hook && (() => hook({ payload })), undefined, warn);
+              return answer?.payload;
+            },
+          }
+        : {}),
+    },
     getApiKey: (m) => env.getApiKey(m),
     retry: retryOptions(runtime.projectSettings),
     outputReady: () => runtime.host.outputReady?.(runtime.subscribers),

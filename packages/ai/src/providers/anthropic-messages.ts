@@ -20,6 +20,7 @@ import type {
 import { anthropicClient } from "./sdk.ts";
 import {
   clientSettings,
+  finalPayload,
   requestSignal,
   runProvider,
   sendableMessages,
@@ -272,7 +273,9 @@ export function streamAnthropicMessages(
     const request = requestSignal(options?.signal);
     try {
       const response = await client.messages
-        .create(anthropicRequest(model, context, options), { signal: request.signal })
+        .create(await finalPayload(anthropicRequest(model, context, options), options), {
+          signal: request.signal,
+        })
         .asResponse();
       await sdk.readAnthropicEvents(response, options?.signal, onEvent, ready);
     } finally {

@@ -11,6 +11,7 @@ import { ChatToolCalls, type ToolCallFragment } from "./chat-tool-calls.ts";
 import { openAIClient } from "./sdk.ts";
 import {
   clientSettings,
+  finalPayload,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -194,7 +195,9 @@ export function streamOpenAICompletions(
     // The SDK sends the request and raises its typed errors for a failed status; the body is
     // then read by our lean SSE reader, which is several times faster than the SDK's stream.
     const response = await client.chat.completions
-      .create(chatCompletionsRequest(model, context, options), { signal: options?.signal })
+      .create(await finalPayload(chatCompletionsRequest(model, context, options), options), {
+        signal: options?.signal,
+      })
       .asResponse();
     let current: { kind: "text" | "thinking"; index: number } | undefined;
     let finish: string | undefined;

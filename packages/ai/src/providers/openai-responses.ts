@@ -18,6 +18,7 @@ import type {
 import { openAIClient } from "./sdk.ts";
 import {
   clientSettings,
+  finalPayload,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -156,7 +157,9 @@ export function streamOpenAIResponses(
     // The SDK sends the request and raises its typed errors for a failed status; the body is
     // then read by our lean SSE reader, which is several times faster than the SDK's stream.
     const response = await client.responses
-      .create(responsesRequest(model, context, options), { signal: options?.signal })
+      .create(await finalPayload(responsesRequest(model, context, options), options), {
+        signal: options?.signal,
+      })
       .asResponse();
     const items = new Map<number, number>();
     /** Content indices that received deltas; the others take their text from `output_item.done`. */

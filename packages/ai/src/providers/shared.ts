@@ -207,3 +207,10 @@ export function isAbortError(error: unknown): boolean {
   const e = error as { name?: unknown; message?: unknown };
   return e.name === "AbortError" || String(e.message).includes("FetchRequestCanceledException");
 }
+
+/** The request body as `options.onPayload` leaves it (unchanged when it answers `undefined`). */
+export async function finalPayload<T>(payload: T, options: StreamOptions | undefined): Promise<T> {
+  if (!options?.onPayload) return payload;
+  const replaced = await options.onPayload(payload);
+  return (replaced === undefined ? payload : replaced) as T;
+}

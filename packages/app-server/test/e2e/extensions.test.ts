@@ -118,6 +118,20 @@ for (const target of TARGETS) {
     );
 
     test(
+      "before_provider_request replaces the request body the provider sends",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("payload-tag.ts")] });
+        server.mock.enqueue(textReply("ok"));
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const done = turnDone(server.client, threadId);
+        await server.client.request("turn/start", { threadId, text: "hi" });
+        await done;
+        expect((server.mock.requests[0]!.body as { temperature?: number }).temperature).toBe(0.125);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "message_end drop withdraws the assistant item with item/removed",
       async () => {
         await using server = await target.start({ extensions: [fixture("drop-secret.ts")] });
