@@ -111,12 +111,31 @@ describe("knightcode arguments", () => {
     [["app-server", "-e"], "-e needs a value"],
     [["app-server", "--frobnicate"], "unknown option '--frobnicate'"],
     [["demo", "x"], "demo takes no arguments: x"],
+    [["--sandbox=vm"], "--sandbox takes no value or =process, not 'vm'"],
+    [["app-server", "--sandbox=yes"], "--sandbox takes no value or =process, not 'yes'"],
   ];
   for (const [argv, message] of errors) {
     test(`${argv.join(" ")} is an error: ${message}`, () => {
       expect(parseArgs(argv)).toEqual({ kind: "error", message });
     });
   }
+
+  test("--sandbox routes tools into bubblewrap, --sandbox=process the whole process", () => {
+    expect(parseArgs(["app-server", "--sandbox"])).toEqual({
+      kind: "appServer",
+      extensions: [],
+      sandbox: "tools",
+    });
+    expect(parseArgs(["app-server", "--sandbox=process"])).toEqual({
+      kind: "appServer",
+      extensions: [],
+      sandbox: "process",
+    });
+    const agent = parseArgs(["--sandbox", "-p", "hi"]);
+    expect(agent.kind === "agent" && agent.options.sandbox).toBe("tools");
+    const whole = parseArgs(["--sandbox=process"]);
+    expect(whole.kind === "agent" && whole.options.sandbox).toBe("process");
+  });
 
   test("acp takes the app server's options", () => {
     expect(parseArgs(["acp"])).toEqual({ kind: "acp", extensions: [] });

@@ -35,6 +35,30 @@ export interface MountPlanInput {
   /** Files (or folders of them) whose other hard links lead outside the writable roots. */
   readOnly: string[];
   network: SandboxNetwork;
+  /** Where the cwd appears inside (`sandbox.workspace`, e.g. `/workspace`); its own path when absent. */
+  workspace?: string;
+  /**
+   * With a workspace: the host's top-level entries, rebuilt on a tmpfs root (which is then
+   * made read-only) so the workspace mount point can be created where the host has none.
+   */
+  rootEntries?: RootEntry[];
+}
+
+/** One entry of the host's `/`. */
+export interface RootEntry {
+  name: string;
+  /** The link target when the entry is a symlink (`/bin -> usr/bin`). */
+  symlink?: string;
+}
+
+// Mounted fresh, never copied from the host.
+const FRESH_ROOT_ENTRIES = new Set(["proc", "dev", "tmp"]);
+
+/** Where a host path appears inside the sandbox: below the workspace when it is in the cwd. */
+export function insidePath(path: string, cwd: string, workspace: string | undefined): string {
+  if (workspace === undefined || !isWithin(path, cwd)) return path;
+  const rel = relative(cwd, path);
+  return rel === "" ? workspace : join(workspace, rel);
 }
 
 /** Whether `child` is `parent` or inside it. */
@@ -57,9 +81,7 @@ export function bwrapArgs(plan: MountPlanInput): string[] {
     ...(plan.network === "off" ? ["--unshare-net"] : []),
     "--hostname",
     "knightcode-sandbox",
-    "--ro-bind",
-    "/",
-    "/",
+    ...systemRoot(plan),
     "--dev",
     "/dev",
     "--proc",
@@ -73,11 +95,26 @@ export function bwrapArgs(plan: MountPlanInput): string[] {
   const coversMount = (dir: string) => mounted.some((m) => isWithin(m, dir));
   for (const dir of plan.hidden.filter(coversMount)) args.push("--tmpfs", dir);
   for (const path of plan.readable) args.push("--ro-bind-try", path, path);
-  for (const path of writable) args.push("--bind", path, path);
-  for (const dir of plan.hidden.filter((d) => !coversMount(d))) args.push("--tmpfs", dir);
-  for (const file of plan.hiddenFiles) args.push("--ro-bind", "/dev/null", file);
-  for (const path of [...plan.gitPaths, ...plan.readOnly]) args.push("--ro-bind", path, path);
-  args.push("--cap-drop", "ALL", "--chdir", plan.cwd);
+  const at = (path: string) => insidePath(path, plan.cwd, plan.workspace);
+  for (const path of writable) args.push("--bind", path, at(path));
+  for (const dir of plan.hidden.filter((d) => !coversMount(d))) args.push("--tmpfs", at(dir));
+  for (const file of plan.hiddenFiles) args.push("--ro-bind", "/dev/null", at(file));
+  for (const path of [...plan.gitPaths, ...plan.readOnly]) args.push("--ro-bind", path, at(path));
+  if (plan.workspace !== undefined && plan.rootEntries) args.push("--remount-ro", "/");
+  args.push("--cap-drop", "ALL", "--chdir", at(plan.cwd));
+  return args;
+}
+
+/** The read-only system: `/` as it is, or rebuilt entry by entry when a workspace needs a mount point. */
+function systemRoot(plan: MountPlanInput): string[] {
+  if (plan.workspace === undefined || !plan.rootEntries) return ["--ro-bind", "/", "/"];
+  const args = ["--tmpfs", "/"];
+  for (const entry of plan.rootEntries) {
+    if (FRESH_ROOT_ENTRIES.has(entry.name)) continue;
+    const path = `/${entry.name}`;
+    if (entry.symlink !== undefined) args.push("--symlink", entry.symlink, path);
+    else args.push("--ro-bind", path, path);
+  }
   return args;
 }
 

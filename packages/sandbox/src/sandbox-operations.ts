@@ -3,7 +3,7 @@
  * thread runs inside that thread's sandbox, through a helper process (helper-main.ts)
  * started lazily in bubblewrap and restarted when it dies or its mounts must change.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join, resolve } from "node:path";
 import {
@@ -15,7 +15,13 @@ import {
 import { SandboxUnavailableError } from "./errors.ts";
 import { encodeFrameHead, type Frame, FrameReader } from "./frames.ts";
 import { hardLinkedOutside } from "./hard-links.ts";
-import { bwrapArgs, exposedHomeSecrets, type MountPlanInput } from "./mount-plan.ts";
+import {
+  bwrapArgs,
+  exposedHomeSecrets,
+  insidePath,
+  type MountPlanInput,
+  type RootEntry,
+} from "./mount-plan.ts";
 import type { SandboxSettings } from "./settings.ts";
 
 /** What a thread's sandbox is built from. */
@@ -188,7 +194,12 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
       : writable.map((root) => join(root, ".git")).filter((p) => existsSync(p)),
     readOnly,
     network: options.settings.network,
+    ...(options.settings.workspace === undefined
+      ? {}
+      : { workspace: options.settings.workspace, rootEntries: hostRootEntries() }),
   });
+  // Tools name host paths; inside, the cwd may sit at the workspace path instead.
+  const at = (path: string) => insidePath(path, options.cwd, options.settings.workspace);
 
   let helper: Helper | undefined;
   let starting: Promise<Helper> | undefined;
@@ -230,19 +241,19 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
     typeof data === "string" ? new TextEncoder().encode(data) : data;
 
   return {
-    readFile: async (path) => (await call({ op: "readFile", path })).payload,
+    readFile: async (path) => (await call({ op: "readFile", path: at(path) })).payload,
     writeFile: async (path, data) => {
-      await call({ op: "writeFile", path }, bytes(data));
+      await call({ op: "writeFile", path: at(path) }, bytes(data));
     },
     appendFile: async (path, data) => {
-      await call({ op: "appendFile", path }, bytes(data));
+      await call({ op: "appendFile", path: at(path) }, bytes(data));
     },
     stat: async (path) =>
-      (await value<ReturnType<ToolOperations["stat"]> | null>({ op: "stat", path })) ?? undefined,
+      (await value<ReturnType<ToolOperations["stat"]> | null>({ op: "stat", path: at(path) })) ?? undefined,
     mkdir: async (path) => {
-      await call({ op: "mkdir", path });
+      await call({ op: "mkdir", path: at(path) });
     },
-    readdir: (path) => value({ op: "readdir", path }),
+    readdir: (path) => value({ op: "readdir", path: at(path) }),
     which: async (name) => (await value<string | null>({ op: "which", name, PATH })) ?? undefined,
     tempDir: () => "/tmp",
     homeDir: () => home,
@@ -257,7 +268,7 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
           op: "spawn",
           file: request.file,
           args: request.args,
-          cwd: request.cwd,
+          cwd: at(request.cwd),
           env: scrubCredentials({ ...env, ...request.env }, allow),
           ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
         },
@@ -282,6 +293,14 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
       helper = undefined;
     },
   };
+}
+
+function hostRootEntries(): RootEntry[] {
+  return readdirSync("/", { withFileTypes: true }).map((entry) =>
+    entry.isSymbolicLink()
+      ? { name: entry.name, symlink: readlinkSync(join("/", entry.name)) }
+      : { name: entry.name },
+  );
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {

@@ -18,6 +18,8 @@ export interface SandboxSettings {
   extraReadable: string[];
   /** Whether `.git` of the project stays writable (commits from inside the sandbox). */
   allowGitWrites: boolean;
+  /** Where the thread's cwd is mounted inside (`/workspace`); at its own path when absent. */
+  workspace?: string;
 }
 
 /** A problem in the block, reported as a `settings` warning. */
@@ -76,6 +78,13 @@ export function readSandboxSettings(options: {
     if (global?.[key] !== undefined && typeof global[key] !== "boolean")
       warnings.push({ source: "settings", message: `sandbox.${key} must be true or false; ignored` });
   }
+  const workspace = global?.workspace;
+  const validWorkspace = typeof workspace === "string" && isAbsolute(workspace) && resolve(workspace) !== "/";
+  if (workspace !== undefined && !validWorkspace)
+    warnings.push({
+      source: "settings",
+      message: "sandbox.workspace must be an absolute path other than /; ignored",
+    });
   return {
     settings: {
       enabled: options.forced || global?.enabled === true || project?.enabled === true,
@@ -83,6 +92,7 @@ export function readSandboxSettings(options: {
       extraWritable: paths(global?.extraWritable, "extraWritable", options.home, warnings),
       extraReadable: paths(global?.extraReadable, "extraReadable", options.home, warnings),
       allowGitWrites: global?.allowGitWrites === true,
+      ...(validWorkspace ? { workspace: resolve(workspace as string) } : {}),
     },
     warnings,
   };

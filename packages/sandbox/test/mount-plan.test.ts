@@ -80,6 +80,28 @@ describe("bwrapArgs", () => {
   });
 });
 
+describe("bwrapArgs with a workspace", () => {
+  test("the cwd and what lies in it are mounted below the workspace on a rebuilt, read-only root", () => {
+    const args = bwrapArgs({
+      ...base,
+      workspace: "/workspace",
+      gitPaths: ["/work/project/.git"],
+      rootEntries: [{ name: "usr" }, { name: "bin", symlink: "usr/bin" }, { name: "proc" }, { name: "tmp" }],
+    });
+    expect(indexOf(args, "--ro-bind", "/", "/")).toBe(-1);
+    expect(indexOf(args, "--tmpfs", "/")).toBeGreaterThanOrEqual(0);
+    expect(indexOf(args, "--ro-bind", "/usr", "/usr")).toBeGreaterThan(0);
+    expect(indexOf(args, "--symlink", "usr/bin", "/bin")).toBeGreaterThan(0);
+    expect(indexOf(args, "--ro-bind", "/proc", "/proc")).toBe(-1);
+    expect(indexOf(args, "--bind", "/work/project", "/workspace")).toBeGreaterThan(0);
+    expect(indexOf(args, "--ro-bind", "/work/project/.git", "/workspace/.git")).toBeGreaterThan(0);
+    expect(indexOf(args, "--remount-ro", "/")).toBeGreaterThan(
+      indexOf(args, "--bind", "/work/project", "/workspace"),
+    );
+    expect(args.slice(-2)).toEqual(["--chdir", "/workspace"]);
+  });
+});
+
 describe("mount planning helpers", () => {
   test("isWithin compares whole path segments", () => {
     expect(isWithin("/a/b", "/a")).toBe(true);

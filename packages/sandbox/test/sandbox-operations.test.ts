@@ -131,6 +131,25 @@ describe("sandbox operations", () => {
     expect(out).toBe("again\n");
   });
 
+  test("with sandbox.workspace the cwd appears at /workspace; host paths the tools use still work", async () => {
+    await using f = await sandbox({ workspace: "/workspace" });
+    await f.ops.writeFile(join(f.project, "from-tool.txt"), "tool\n");
+    const { out } = await run(
+      f.ops,
+      f.project,
+      "pwd; cat from-tool.txt; echo bash > /workspace/from-bash.txt; ls /",
+    );
+    const [pwd, content] = out.split("\n");
+    expect(pwd).toBe("/workspace");
+    expect(content).toBe("tool");
+    expect(out).toContain("\nusr\n");
+    expect(readFileSync(join(f.project, "from-bash.txt"), "utf8")).toBe("bash\n");
+    expect(await f.ops.stat(join(f.project, "from-bash.txt"))).toMatchObject({ isFile: true });
+    // the rebuilt root is read-only like the host's
+    const { out: denied } = await run(f.ops, f.project, "touch /new-top-level 2>&1; echo done");
+    expect(denied).toContain("Read-only file system");
+  });
+
   test("git writes are allowed only when allowGitWrites is set", async () => {
     await using strict = await sandbox();
     await Bun.write(join(strict.project, ".git", "HEAD"), "ref\n");

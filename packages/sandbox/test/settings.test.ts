@@ -56,6 +56,11 @@ describe("sandbox settings", () => {
       "sandbox.extraWritable: relative/dir is not an absolute path; ignored",
       "sandbox.extraReadable must be an array of paths; ignored",
     ]);
+    expect(read({ sandbox: { workspace: "/workspace/" } }).settings.workspace).toBe("/workspace");
+    expect(read({ sandbox: { workspace: "rel" } }).warnings.map((w) => w.message)).toEqual([
+      "sandbox.workspace must be an absolute path other than /; ignored",
+    ]);
+    expect(read(null, { sandbox: { workspace: "/w" } }).settings.workspace).toBeUndefined();
     expect(read({ sandbox: [] }).warnings).toEqual([
       { source: "settings", message: "sandbox must be an object; ignored" },
     ]);
