@@ -4,9 +4,24 @@
  * and a thread without MCP servers must not pay that on its way to `thread/start`.
  * Everything that needs the SDK's values goes through `loadMcpSdk`; types stay static.
  */
-export type McpSdk = Awaited<ReturnType<typeof importSdk>>;
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  CallToolResultSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ChildStdioTransport } from "./stdio-transport.ts";
 
-async function importSdk() {
+/** The SDK values the connections use (named, so declarations of this package stay portable). */
+export interface McpSdk {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  CallToolResultSchema: typeof CallToolResultSchema;
+  ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
+  ChildStdioTransport: typeof ChildStdioTransport;
+}
+
+async function importSdk(): Promise<McpSdk> {
   const [client, http, types, stdio] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
