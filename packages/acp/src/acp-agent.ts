@@ -207,6 +207,10 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
       const mcp = translateMcpServers(params.mcpServers);
       const resumed = await resumeThread(params.sessionId, mcp);
       const session = open(resumed.thread);
+      if (params.cwd !== session.cwd) {
+        // a thread keeps the directory it was made in; tools and paths stay relative to it
+        log(`session ${session.id}: loaded in its own cwd ${session.cwd}, not the requested ${params.cwd}`);
+      }
       const pages = [resumed.turns];
       for (let cursor = resumed.nextCursor; cursor !== undefined; ) {
         const page = await server.request("thread/read", { threadId: session.threadId, cursor });
