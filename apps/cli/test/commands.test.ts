@@ -139,4 +139,31 @@ describe("built-in commands in the terminal", () => {
     expect(sent).toContain("hi-in-context");
     expect(sent).not.toContain("kept-private");
   }, 30_000);
+
+  test("/tree moves to an earlier entry: the message returns to the editor and the later exchange leaves the context", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("first answer"), textReply("second answer"));
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("question one");
+    await tty.waitFor("first answer");
+    tty.type("question two");
+    await tty.waitFor("second answer");
+    tty.type("/tree");
+    await tty.waitFor("Continue from before which message?");
+    tty.write("two");
+    await tty.waitFor("Search: two");
+    tty.write(KEYS.enter);
+    await tty.waitFor("Moved to an earlier point");
+    // the editor holds "question two"; replace it with a different follow-up
+    tty.write(KEYS.ctrlC);
+    env.mock.enqueue(textReply("answer on the new branch"));
+    tty.type("question three");
+    await tty.waitFor("answer on the new branch");
+    const sent = requestText(env.mock.requests.at(-1)!.body);
+    expect(sent).toContain("question one");
+    expect(sent).toContain("first answer");
+    expect(sent).not.toContain("question two");
+    expect(sent).not.toContain("second answer");
+  }, 30_000);
 });

@@ -120,6 +120,13 @@ export type {
   ThreadUnsubscribeResult,
 } from "./methods/threads.ts";
 export type {
+  ThreadTreeNavigateParams,
+  ThreadTreeNavigateResult,
+  ThreadTreeReadParams,
+  ThreadTreeReadResult,
+  TreeEntry,
+} from "./methods/tree.ts";
+export type {
   TurnInterruptParams,
   TurnInterruptResult,
   TurnQueueAddParams,

@@ -16,6 +16,8 @@ export const CLIENT_REQUEST_METHODS = [
   "thread/delete",
   "thread/settings/update",
   "thread/shell/run",
+  "thread/tree/read",
+  "thread/tree/navigate",
   "model/list",
   "turn/start",
   "turn/steer",

@@ -57,6 +57,12 @@ import {
   ThreadUnsubscribeResult,
 } from "./methods/threads.ts";
 import {
+  ThreadTreeNavigateParams,
+  ThreadTreeNavigateResult,
+  ThreadTreeReadParams,
+  ThreadTreeReadResult,
+} from "./methods/tree.ts";
+import {
   TurnInterruptParams,
   TurnInterruptResult,
   TurnQueueAddParams,
@@ -105,6 +111,8 @@ export const CLIENT_REQUESTS = {
   "thread/delete": { params: ThreadDeleteParams, result: ThreadDeleteResult },
   "thread/settings/update": { params: ThreadSettingsUpdateParams, result: ThreadSettingsUpdateResult },
   "thread/shell/run": { params: ThreadShellRunParams, result: ThreadShellRunResult },
+  "thread/tree/read": { params: ThreadTreeReadParams, result: ThreadTreeReadResult },
+  "thread/tree/navigate": { params: ThreadTreeNavigateParams, result: ThreadTreeNavigateResult },
   "model/list": { params: ModelListParams, result: ModelListResult },
   "turn/start": { params: TurnStartParams, result: TurnStartResult },
   "turn/steer": { params: TurnSteerParams, result: TurnSteerResult },

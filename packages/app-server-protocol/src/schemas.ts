@@ -77,6 +77,13 @@ export {
   ThreadUnsubscribeResult,
 } from "./methods/threads.ts";
 export {
+  ThreadTreeNavigateParams,
+  ThreadTreeNavigateResult,
+  ThreadTreeReadParams,
+  ThreadTreeReadResult,
+  TreeEntry,
+} from "./methods/tree.ts";
+export {
   TurnInterruptParams,
   TurnInterruptResult,
   TurnQueueAddParams,

@@ -65,6 +65,8 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     addToQueue: call("addToQueue"),
     removeFromQueue: call("removeFromQueue"),
     runShell: call("runShell"),
+    readTree: call("readTree"),
+    navigateTree: call("navigateTree"),
     attachServerRequests(value) {
       port = value;
       inner?.attachServerRequests(value);

@@ -36,6 +36,10 @@ import type {
   ThreadShellRunResult,
   ThreadStartParams,
   ThreadStartResult,
+  ThreadTreeNavigateParams,
+  ThreadTreeNavigateResult,
+  ThreadTreeReadParams,
+  ThreadTreeReadResult,
   ThreadUnarchiveParams,
   ThreadUnarchiveResult,
   ThreadUnsubscribeParams,
@@ -121,6 +125,10 @@ export interface ThreadManagerApi {
   interruptTurn(params: TurnInterruptParams, caller: Caller): Promise<TurnInterruptResult>;
   addToQueue(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult>;
   removeFromQueue(params: TurnQueueRemoveParams, caller: Caller): Promise<TurnQueueRemoveResult>;
+  /** `thread/tree/read`: conversation entries of every branch and the current leaf. */
+  readTree(params: ThreadTreeReadParams, caller: Caller): Promise<ThreadTreeReadResult>;
+  /** `thread/tree/navigate`: continue the thread from another entry. */
+  navigateTree(params: ThreadTreeNavigateParams, caller: Caller): Promise<ThreadTreeNavigateResult>;
   /** `thread/shell/run`: the user's own command through the thread's bash tool. */
   runShell(params: ThreadShellRunParams, caller: Caller): Promise<ThreadShellRunResult>;
 

@@ -57,6 +57,7 @@ import {
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./response-budget.ts";
 import { SessionDirectories } from "./session-dirs.ts";
 import { type LocatedSession, SessionLocator } from "./session-locator.ts";
+import { navigateSessionTree, readSessionTree } from "./session-tree.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import { applySettingsUpdate } from "./settings-update.ts";
 import { ArchiveOperations } from "./thread-archive.ts";
@@ -439,6 +440,15 @@ export class ThreadManager implements ThreadManagerApi {
     wire(() => this.turns.queueAdd(params, caller));
   removeFromQueue: ThreadManagerApi["removeFromQueue"] = (params, caller) =>
     wire(() => this.turns.queueRemove(params, caller));
+  readTree: ThreadManagerApi["readTree"] = (params) =>
+    wire(async () => readSessionTree((await this.sourceSession(params.threadId)).session));
+  navigateTree: ThreadManagerApi["navigateTree"] = (params, caller) =>
+    wire(async () => {
+      await this.locate(params.threadId);
+      const runtime = await this.registry.load(params.threadId, caller);
+      runtime.subscribe(caller.connectionId);
+      return navigateSessionTree(runtime, params);
+    });
   runShell: ThreadManagerApi["runShell"] = (params, caller) => wire(() => this.turns.shell(params, caller));
 
   attachServerRequests(port: ServerRequestPort): void {

@@ -23,7 +23,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "settings", description: "Change common settings" },
   { name: "reload", description: "Reopen the session (re-reads extensions, context files, settings)" },
   { name: "usage", description: "Show token usage and cost" },
-  { name: "tree", description: "Continue from an earlier point of this session" },
+  { name: "tree", description: "Continue from before an earlier message (any branch)" },
   { name: "undo", description: "Restore the files the last turn changed" },
   { name: "quit", description: "Exit knightcode" },
 ];

@@ -1,8 +1,42 @@
-/** `/tree`: not available yet. */
+/**
+ * `/tree`: pick one of the session's user messages on any branch and continue from just
+ * before it (`thread/tree/navigate` to its parent); the message text goes back into the
+ * editor to send again or change. The view then shows the branch now current.
+ */
 import type { InteractiveApp } from "./interactive-app.ts";
+import { age } from "./pickers.ts";
 import { style } from "./ui/style.ts";
 
-/** Explains that navigating the session tree needs protocol support not built yet. */
+/** Opens the picker and moves the thread's leaf. */
 export async function openTree(app: InteractiveApp, _args: string): Promise<void> {
-  app.view.note(style.warning("/tree is not available yet: the protocol has no session-tree methods."));
+  const threadId = app.session.threadId;
+  if (threadId === undefined) return;
+  if (app.session.runningTurnId !== undefined) {
+    app.view.note(style.warning("A turn is running; interrupt it (Esc) before /tree."));
+    return;
+  }
+  const tree = await app.client.request("thread/tree/read", { threadId });
+  const current = new Set(tree.currentBranch);
+  const users = tree.entries.filter((e) => e.kind === "user");
+  if (users.length === 0) {
+    app.view.note(style.muted("Nothing to go back to yet."));
+    return;
+  }
+  const answer = await app.ask(
+    "Continue from before which message? (type to search, Esc to cancel; ● marks the current branch)",
+    [...users].reverse().map((e) => ({
+      value: e.id,
+      label: `${current.has(e.id) ? "●" : "○"} ${e.preview}`,
+      description: age(e.timestamp),
+    })),
+    { searchable: true },
+  );
+  if ("cancelled" in answer) return;
+  const chosen = users.find((e) => e.id === answer.value);
+  if (chosen === undefined) return;
+  await app.client.request("thread/tree/navigate", { threadId, entryId: chosen.parentId });
+  const resumed = await app.client.request("thread/resume", { threadId });
+  await app.session.open(resumed.thread, resumed);
+  app.editor.setText(chosen.preview);
+  app.view.note(style.muted("Moved to an earlier point; the message is back in the editor."));
 }

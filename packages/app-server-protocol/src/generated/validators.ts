@@ -3673,9 +3673,219 @@ return errors === 0;
 }
 
 export const v12 = validate22;
-const schema23 = {"type":"object","properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}};
+const schema23 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}};
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+
+export const v13 = validate23;
+const schema24 = {"type":"object","required":["threadId","entryId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"entryId":{"anyOf":[{"type":"string","minLength":1},{"type":"null"}]}}};
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.entryId === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "entryId"},message:"must have required property '"+"entryId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.entryId !== undefined){
+let data1 = data.entryId;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/entryId",schemaPath:"#/properties/entryId/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/entryId",schemaPath:"#/properties/entryId/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs7 = errors;
+if(data1 !== null){
+const err7 = {instancePath:instancePath+"/entryId",schemaPath:"#/properties/entryId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err8 = {instancePath:instancePath+"/entryId",schemaPath:"#/properties/entryId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+
+export const v14 = validate24;
+const schema25 = {"type":"object","properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3725,14 +3935,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate22.errors = vErrors;
+validate24.errors = vErrors;
 return errors === 0;
 }
 
-export const v13 = validate23;
-const schema24 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"requestId":{"type":"string","minLength":1,"maxLength":128},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
+export const v15 = validate25;
+const schema26 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"requestId":{"type":"string","minLength":1,"maxLength":128},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4182,14 +4392,14 @@ vErrors.push(err34);
 }
 errors++;
 }
-validate23.errors = vErrors;
+validate25.errors = vErrors;
 return errors === 0;
 }
 
-export const v14 = validate24;
-const schema25 = {"type":"object","required":["threadId","expectedTurnId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"expectedTurnId":{"type":"string","minLength":1},"text":{"type":"string"},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
+export const v16 = validate26;
+const schema27 = {"type":"object","required":["threadId","expectedTurnId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"expectedTurnId":{"type":"string","minLength":1},"text":{"type":"string"},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4604,14 +4814,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate24.errors = vErrors;
+validate26.errors = vErrors;
 return errors === 0;
 }
 
-export const v15 = validate25;
-const schema26 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"turnId":{"type":"string","minLength":1}}};
+export const v17 = validate27;
+const schema28 = {"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"turnId":{"type":"string","minLength":1}}};
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4696,14 +4906,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate25.errors = vErrors;
+validate27.errors = vErrors;
 return errors === 0;
 }
 
-export const v16 = validate26;
-const schema27 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
+export const v18 = validate28;
+const schema29 = {"type":"object","required":["threadId","text"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"text":{"type":"string"},"clientMessageId":{"type":"string","minLength":1,"maxLength":128},"images":{"type":"array","items":{"anyOf":[{"type":"object","required":["mimeType","data"],"properties":{"mimeType":{"anyOf":[{"type":"string","const":"image/png"},{"type":"string","const":"image/jpeg"},{"type":"string","const":"image/gif"},{"type":"string","const":"image/webp"}]},"data":{"type":"string","minLength":1}}},{"type":"object","required":["path"],"properties":{"path":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]},"maxItems":32}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5118,14 +5328,14 @@ vErrors.push(err31);
 }
 errors++;
 }
-validate26.errors = vErrors;
+validate28.errors = vErrors;
 return errors === 0;
 }
 
-export const v17 = validate27;
-const schema28 = {"type":"object","required":["threadId","queueId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"queueId":{"type":"string","minLength":1}}};
+export const v19 = validate29;
+const schema30 = {"type":"object","required":["threadId","queueId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"queueId":{"type":"string","minLength":1}}};
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5220,14 +5430,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
 
-export const v18 = validate28;
-const schema29 = {"type":"object","required":["id","offset"],"properties":{"id":{"type":"string","minLength":1,"maxLength":128},"offset":{"type":"integer","minimum":0}}};
+export const v20 = validate30;
+const schema31 = {"type":"object","required":["id","offset"],"properties":{"id":{"type":"string","minLength":1,"maxLength":128},"offset":{"type":"integer","minimum":0}}};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5322,14 +5532,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
 
-export const v19 = validate29;
-const schema30 = {"type":"object","properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
+export const v21 = validate31;
+const schema32 = {"type":"object","properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5379,14 +5589,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
 
-export const v20 = validate30;
-const schema31 = {"type":"object","required":["scope","key","value"],"properties":{"scope":{"anyOf":[{"type":"string","const":"global"},{"type":"string","const":"project"}]},"key":{"type":"string","minLength":1,"maxLength":1024},"value":{},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"expectedVersion":{"type":"string","minLength":1}}};
+export const v22 = validate32;
+const schema33 = {"type":"object","required":["scope","key","value"],"properties":{"scope":{"anyOf":[{"type":"string","const":"global"},{"type":"string","const":"project"}]},"key":{"type":"string","minLength":1,"maxLength":1024},"value":{},"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"expectedVersion":{"type":"string","minLength":1}}};
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5600,14 +5810,14 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate30.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
 
-export const v21 = validate31;
-const schema32 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
+export const v23 = validate33;
+const schema34 = {"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5667,14 +5877,14 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
 
-export const v22 = validate32;
-const schema33 = {"type":"object","required":["cwd","trusted"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"trusted":{"type":"boolean"}}};
+export const v24 = validate34;
+const schema35 = {"type":"object","required":["cwd","trusted"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"trusted":{"type":"boolean"}}};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5756,14 +5966,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate34.errors = vErrors;
 return errors === 0;
 }
 
-export const v23 = validate33;
-const schema34 = {"type":"object","required":["cwd","query"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"query":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":200},"searchId":{"type":"string","maxLength":128}}};
+export const v25 = validate35;
+const schema36 = {"type":"object","required":["cwd","query"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"},"query":{"type":"string","minLength":1,"maxLength":256},"limit":{"type":"integer","minimum":1,"maximum":200},"searchId":{"type":"string","maxLength":128}}};
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5928,328 +6138,22 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate33.errors = vErrors;
-return errors === 0;
-}
-
-export const v24 = validate34;
-const schema35 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
-
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.threadId === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.threadId !== undefined){
-let data0 = data.threadId;
-if(typeof data0 === "string"){
-if(func2(data0) > 256){
-const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd === undefined){
-const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.cwd !== undefined){
-let data1 = data.cwd;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!pattern0.test(data1)){
-const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate34.errors = vErrors;
-return errors === 0;
-}
-
-export const v25 = validate35;
-const schema36 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
-
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.threadId === undefined){
-const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.threadId !== undefined){
-let data0 = data.threadId;
-if(typeof data0 === "string"){
-if(func2(data0) > 256){
-const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(func2(data0) < 1){
-const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const _errs5 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.cwd === undefined){
-const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(data.cwd !== undefined){
-let data1 = data.cwd;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(!pattern0.test(data1)){
-const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-else {
-const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid0 = _errs5 === errors;
-valid0 = valid0 || _valid0;
-}
-if(!valid0){
-const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
 validate35.errors = vErrors;
 return errors === 0;
 }
 
 export const v26 = validate36;
-const schema37 = {"type":"object","properties":{}};
+const schema37 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6257,15 +6161,301 @@ else {
 vErrors.push(err0);
 }
 errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd === undefined){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.cwd !== undefined){
+let data1 = data.cwd;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
 }
 validate36.errors = vErrors;
 return errors === 0;
 }
 
 export const v27 = validate37;
-const schema38 = {"type":"object","properties":{}};
+const schema38 = {"anyOf":[{"type":"object","required":["threadId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256}}},{"type":"object","required":["cwd"],"properties":{"cwd":{"type":"string","minLength":1,"pattern":"^[^\\u0000\\uD800-\\uDFFF]*$"}}}]};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/anyOf/0/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err1 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/anyOf/0/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs5 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.cwd === undefined){
+const err5 = {instancePath,schemaPath:"#/anyOf/1/required",keyword:"required",params:{missingProperty: "cwd"},message:"must have required property '"+"cwd"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.cwd !== undefined){
+let data1 = data.cwd;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!pattern0.test(data1)){
+const err7 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000\\uD800-\\uDFFF]*$"},message:"must match pattern \""+"^[^\\u0000\\uD800-\\uDFFF]*$"+"\""};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/cwd",schemaPath:"#/anyOf/1/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err10 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+
+export const v28 = validate38;
+const schema39 = {"type":"object","properties":{}};
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6278,14 +6468,34 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate37.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
 
-export const v28 = validate38;
-const schema39 = {"type":"object","required":["provider","apiKey"],"properties":{"provider":{"type":"string","minLength":1},"apiKey":{"type":"string","minLength":1,"maxLength":8192}}};
+export const v29 = validate39;
+const schema40 = {"type":"object","properties":{}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+
+export const v30 = validate40;
+const schema41 = {"type":"object","required":["provider","apiKey"],"properties":{"provider":{"type":"string","minLength":1},"apiKey":{"type":"string","minLength":1,"maxLength":8192}}};
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6380,14 +6590,14 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
 
-export const v29 = validate39;
-const schema40 = {"type":"object","required":["provider"],"properties":{"provider":{"type":"string","minLength":1}}};
+export const v31 = validate41;
+const schema42 = {"type":"object","required":["provider"],"properties":{"provider":{"type":"string","minLength":1}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6437,14 +6647,14 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
 
-export const v30 = validate40;
-const schema41 = {"type":"object","properties":{}};
+export const v32 = validate42;
+const schema43 = {"type":"object","properties":{}};
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -6457,14 +6667,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
 
-export const v31 = validate41;
-const schema42 = {"type":"object","required":["threadId","turnId","itemId","toolName","decisions"],"properties":{"threadId":{"type":"string"},"turnId":{"type":"string"},"itemId":{"type":"string"},"toolName":{"type":"string"},"input":{},"inputRef":{"type":"object","required":["type","id","byteLength"],"properties":{"type":{"type":"string","const":"payloadRef"},"id":{"type":"string","minLength":1,"maxLength":128},"byteLength":{"type":"integer","minimum":0}}},"decisions":{"type":"array","items":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"minItems":1},"reason":{"type":"string"},"prefix":{"type":"string"}}};
+export const v33 = validate43;
+const schema44 = {"type":"object","required":["threadId","turnId","itemId","toolName","decisions"],"properties":{"threadId":{"type":"string"},"turnId":{"type":"string"},"itemId":{"type":"string"},"toolName":{"type":"string"},"input":{},"inputRef":{"type":"object","required":["type","id","byteLength"],"properties":{"type":{"type":"string","const":"payloadRef"},"id":{"type":"string","minLength":1,"maxLength":128},"byteLength":{"type":"integer","minimum":0}}},"decisions":{"type":"array","items":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"minItems":1},"reason":{"type":"string"},"prefix":{"type":"string"}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6904,14 +7114,14 @@ vErrors.push(err35);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate43.errors = vErrors;
 return errors === 0;
 }
 
-export const v32 = validate42;
-const schema43 = {"type":"object","required":["decision"],"properties":{"decision":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"message":{"type":"string","maxLength":4000}}};
+export const v34 = validate44;
+const schema45 = {"type":"object","required":["decision"],"properties":{"decision":{"anyOf":[{"type":"string","const":"accept"},{"type":"string","const":"acceptForSession"},{"type":"string","const":"acceptPrefixForSession"},{"type":"string","const":"decline"},{"type":"string","const":"cancel"}]},"message":{"type":"string","maxLength":4000}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7110,7 +7320,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
 
@@ -7128,25 +7338,27 @@ export const VALIDATORS = {
   "request thread/delete params": v9,
   "request thread/settings/update params": v10,
   "request thread/shell/run params": v11,
-  "request model/list params": v12,
-  "request turn/start params": v13,
-  "request turn/steer params": v14,
-  "request turn/interrupt params": v15,
-  "request turn/queue/add params": v16,
-  "request turn/queue/remove params": v17,
-  "request payload/read params": v18,
-  "request config/read params": v19,
-  "request config/write params": v20,
-  "request project/trust/read params": v21,
-  "request project/trust/set params": v22,
-  "request file/search params": v23,
-  "request command/list params": v24,
-  "request mcpServer/list params": v25,
-  "request server/diagnostics params": v26,
-  "request account/read params": v27,
-  "request account/login/apiKey params": v28,
-  "request account/logout params": v29,
-  "notification initialized params": v30,
-  "serverRequest item/toolCall/requestApproval params": v31,
-  "serverRequest item/toolCall/requestApproval result": v32,
+  "request thread/tree/read params": v12,
+  "request thread/tree/navigate params": v13,
+  "request model/list params": v14,
+  "request turn/start params": v15,
+  "request turn/steer params": v16,
+  "request turn/interrupt params": v17,
+  "request turn/queue/add params": v18,
+  "request turn/queue/remove params": v19,
+  "request payload/read params": v20,
+  "request config/read params": v21,
+  "request config/write params": v22,
+  "request project/trust/read params": v23,
+  "request project/trust/set params": v24,
+  "request file/search params": v25,
+  "request command/list params": v26,
+  "request mcpServer/list params": v27,
+  "request server/diagnostics params": v28,
+  "request account/read params": v29,
+  "request account/login/apiKey params": v30,
+  "request account/logout params": v31,
+  "notification initialized params": v32,
+  "serverRequest item/toolCall/requestApproval params": v33,
+  "serverRequest item/toolCall/requestApproval result": v34,
 };

@@ -17,6 +17,8 @@ export const WELL_FORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/delete": { threadId: "nope" },
   "server/diagnostics": {},
   "thread/shell/run": { threadId: "nope", command: "true" },
+  "thread/tree/read": { threadId: "nope" },
+  "thread/tree/navigate": { threadId: "nope", entryId: null },
 };
 
 /** Params each method's validator refuses. */
@@ -31,4 +33,6 @@ export const MALFORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/delete": {},
   "server/diagnostics": [],
   "thread/shell/run": { threadId: "t", command: "" },
+  "thread/tree/read": {},
+  "thread/tree/navigate": { threadId: "t" },
 };

@@ -218,6 +218,14 @@ export class FakeThreadManager implements ThreadManagerApi {
   removeFromQueue(params: { threadId: string }) {
     return this.maybeHang("turn/queue/remove", () => this.needThen(params.threadId, { removed: false }));
   }
+  readTree(params: { threadId: string }) {
+    return this.maybeHang("thread/tree/read", () =>
+      this.needThen(params.threadId, { entries: [], leafId: null, currentBranch: [] }),
+    );
+  }
+  navigateTree(params: { threadId: string }) {
+    return this.maybeHang("thread/tree/navigate", () => this.needThen(params.threadId, { leafId: null }));
+  }
   runShell(params: { threadId: string }) {
     return this.maybeHang("thread/shell/run", () =>
       this.needThen(params.threadId, { output: "", exitCode: 0, cancelled: false, truncated: false }),

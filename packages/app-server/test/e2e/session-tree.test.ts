@@ -1,0 +1,110 @@
+/**
+ * `thread/tree/read` and `thread/tree/navigate` end to end: the conversation entries of
+ * every branch, and continuing from an earlier one so the next model request carries
+ * only the new branch; both branches stay in the tree.
+ */
+import { describe, expect, test } from "bun:test";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, type E2EServer, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+
+async function turn(server: E2EServer, threadId: string, text: string): Promise<void> {
+  const completed = nextNotification<{ threadId: string }>(
+    server.client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+  await server.client.request("turn/start", { threadId, text });
+  await completed;
+}
+
+for (const target of TARGETS) {
+  describe(`[${target.name}] session tree`, () => {
+    test(
+      "thread/tree/read lists every branch's messages and thread/tree/navigate continues from an earlier entry",
+      async () => {
+        await using server = await target.start();
+        const { client } = server;
+        const { thread } = await client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+        server.mock.enqueue(textReply("answer one"), textReply("answer two"), textReply("answer three"));
+        await turn(server, thread.id, "question one");
+        await turn(server, thread.id, "question two");
+
+        const before = await client.request("thread/tree/read", { threadId: thread.id });
+        expect(before.entries.map((e) => [e.kind, e.preview])).toEqual([
+          ["user", "question one"],
+          ["assistant", "answer one"],
+          ["user", "question two"],
+          ["assistant", "answer two"],
+        ]);
+        expect(before.currentBranch).toEqual(before.entries.map((e) => e.id));
+        const two = before.entries[2]!;
+
+        expect(
+          await client.request("thread/tree/navigate", { threadId: thread.id, entryId: two.parentId }),
+        ).toEqual({
+          leafId: two.parentId,
+        });
+        await turn(server, thread.id, "question three");
+        const sent = JSON.stringify(server.mock.requests[2]!.body);
+        expect(sent).toContain("answer one");
+        expect(sent).not.toContain("question two");
+
+        const after = await client.request("thread/tree/read", { threadId: thread.id });
+        const previews = after.entries.map((e) => e.preview);
+        expect(previews).toContain("question two");
+        expect(previews).toContain("question three");
+        const onBranch = after.entries
+          .filter((e) => after.currentBranch.includes(e.id))
+          .map((e) => e.preview);
+        expect(onBranch).toEqual(["question one", "answer one", "question three", "answer three"]);
+        // thread/read follows the new branch
+        const page = await client.request("thread/read", { threadId: thread.id });
+        expect(JSON.stringify(page.turns)).not.toContain("question two");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "thread/tree/read and thread/tree/navigate: threadNotFound for an unknown thread; navigate: invalidParams for an unknown entry, turnInProgress while a turn runs",
+      async () => {
+        await using server = await target.start();
+        const { client } = server;
+        expect(await errorCode(client.request("thread/tree/read", { threadId: "nope" }))).toBe(
+          "threadNotFound",
+        );
+        expect(
+          await errorCode(client.request("thread/tree/navigate", { threadId: "nope", entryId: null })),
+        ).toBe("threadNotFound");
+        const { thread } = await client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          approvalMode: "ask",
+        });
+        expect(
+          await errorCode(
+            client.request("thread/tree/navigate", { threadId: thread.id, entryId: "no-such-entry" }),
+          ),
+        ).toBe("invalidParams");
+        server.mock.enqueue(
+          toolCallReply({ name: "bash", arguments: { command: "echo x" } }),
+          textReply("done"),
+        );
+        const asked = Promise.withResolvers<void>();
+        const answer = Promise.withResolvers<{ decision: "decline" }>();
+        client.onRequest("item/toolCall/requestApproval", () => {
+          asked.resolve();
+          return answer.promise;
+        });
+        const completed = nextNotification(client, "turn/completed");
+        await client.request("turn/start", { threadId: thread.id, text: "run" });
+        await asked.promise;
+        expect(
+          await errorCode(client.request("thread/tree/navigate", { threadId: thread.id, entryId: null })),
+        ).toBe("turnInProgress");
+        answer.resolve({ decision: "decline" });
+        await completed;
+      },
+      E2E_TIMEOUT,
+    );
+  });
+}
