@@ -36,6 +36,11 @@ export interface CommandHost {
   creation: ThreadCreation;
   /** `/reload`; absent: the text goes on as an ordinary input. */
   reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
+  /**
+   * A replaced thread's extensions shut down with the reason and load afresh, so contexts
+   * captured before the replacement are stale while the thread stays usable.
+   */
+  replaced?(runtime: ThreadRuntime, reason: "new" | "fork"): Promise<void>;
 }
 
 function result(req: CommandRequest, status: TurnStartResult["status"], threadId: string): TurnStartResult {
@@ -179,6 +184,7 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
   fresh.noteInitiator(caller.connectionId);
   old.toSubscribers({ method: "thread/replaced", params: { oldThreadId: old.id, thread: fresh.thread() } });
   for (const connectionId of moved) old.unsubscribe(connectionId);
+  if (host.replaced && !old.closed) await host.replaced(old, req.command.name === "new" ? "new" : "fork");
   for (const warning of fresh.loadWarnings) fresh.warn(warning);
   return result(req, "handled", fresh.id);
 }

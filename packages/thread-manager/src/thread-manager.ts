@@ -161,6 +161,8 @@ export class ThreadManager implements ThreadManagerApi {
         exists: async (threadId) => (await this.locate(threadId)) !== undefined,
         resolveModel: (ref) => this.resolveModel(ref),
         reloadExtensions: (runtime) => this.registry.reloadExtensions(runtime),
+        replaced: (runtime, reason) =>
+          this.registry.reloadExtensions(runtime, { shutdown: reason, start: "resume" }),
       },
       this.creation,
     );

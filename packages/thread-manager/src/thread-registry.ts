@@ -219,7 +219,7 @@ export class ThreadRegistry {
     session: SessionFile,
     mode: "desktop" | "terminal",
     project: Pick<ProjectSettings, "settings" | "trusted" | "projectDir">,
-    reason: "startup" | "reload",
+    reason: "startup" | "reload" | "resume",
     toolOperations: ToolOperations | undefined,
   ): Promise<{ extensions: ExtensionHost; port: BoundExtensionPort | undefined }> {
     const port = this.options.models
@@ -250,10 +250,16 @@ export class ThreadRegistry {
    * loads them again (`session_start{reason:"reload"}`); old API and ctx objects turn stale.
    * New load problems go to subscribers as warnings.
    */
-  async reloadExtensions(runtime: ThreadRuntime): Promise<void> {
+  async reloadExtensions(
+    runtime: ThreadRuntime,
+    reasons: { shutdown: "reload" | "new" | "fork"; start: "reload" | "resume" } = {
+      shutdown: "reload",
+      start: "reload",
+    },
+  ): Promise<void> {
     runtime.assertOpen();
     try {
-      await runtime.extensions.dispose("reload");
+      await runtime.extensions.dispose(reasons.shutdown);
     } catch (error) {
       runtime.warn({
         source: "extension",
@@ -264,7 +270,7 @@ export class ThreadRegistry {
       runtime.session,
       runtime.clientMode,
       { settings: runtime.projectSettings, trusted: runtime.trusted, projectDir: runtime.projectDir },
-      "reload",
+      reasons.start,
       runtime.tools.ops,
     );
     if (runtime.closed) {

@@ -38,6 +38,8 @@ export interface TurnHost {
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
   /** `/reload`: loads the thread's extensions again. */
   reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
+  /** A thread replaced by `/new` or `/fork`: its extensions restart, old contexts turn stale. */
+  replaced?(runtime: ThreadRuntime, reason: "new" | "fork"): Promise<void>;
 }
 
 function noModel(threadId: string): AppServerError {
@@ -114,6 +116,7 @@ export class TurnOperations {
           env: this.env,
           creation: this.commands,
           ...(this.host.reloadExtensions ? { reloadExtensions: this.host.reloadExtensions } : {}),
+          ...(this.host.replaced ? { replaced: this.host.replaced } : {}),
         },
       );
       if (handled) return handled;

@@ -86,6 +86,23 @@ for (const target of TARGETS) {
     );
 
     test(
+      "/new shuts the replaced thread's extensions down (reason new), so contexts captured before are stale",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("lifecycle-log.ts")] });
+        const { threadId, path } = await startThread(server.client, server.agent.cwd);
+        const result = await server.client.request("turn/start", { threadId, text: "/new" });
+        expect(result.status).toBe("handled");
+        expect(result.threadId).not.toBe(threadId);
+        expect(customEntries(path, "lifecycle")).toEqual([
+          { event: "session_start", reason: "startup" },
+          { event: "session_shutdown", reason: "new" },
+          { event: "session_start", reason: "resume" },
+        ]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "unloading releases a thread's factory leases (inactiveFactories); a changed file loads fresh for the next thread",
       async () => {
         const dir = mkdtempSync(join(tmpdir(), "kc-ext-cache-"));
