@@ -11,6 +11,9 @@ export interface Frame {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Bounds a reader accepts; a larger length means the stream is garbled. */
+export const MAX_HEADER_BYTES = 1024 * 1024;
+export const MAX_PAYLOAD_BYTES = 1024 * 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -43,7 +46,7 @@ export class FrameReader {
   private chunks: Uint8Array[] = [];
   private length = 0;
 
-  /** Adds a chunk; returns the frames it completed. */
+  /** Adds a chunk; returns the frames it completed. Throws when the stream is not frames. */
   push(chunk: Uint8Array): Frame[] {
     this.chunks.push(chunk);
     this.length += chunk.length;
@@ -53,7 +56,10 @@ export class FrameReader {
       const prefix = this.peek(8);
       const view = new DataView(prefix.buffer, prefix.byteOffset, 8);
       const headLength = view.getUint32(0);
-      const total = 8 + headLength + view.getUint32(4);
+      const payloadLength = view.getUint32(4);
+      if (headLength > MAX_HEADER_BYTES || payloadLength > MAX_PAYLOAD_BYTES)
+        throw new Error(`frame lengths out of bounds (${headLength}, ${payloadLength})`);
+      const total = 8 + headLength + payloadLength;
       if (this.length < total) break;
       const bytes = this.take(total);
       const header = JSON.parse(decoder.decode(bytes.subarray(8, 8 + headLength))) as Record<string, unknown>;

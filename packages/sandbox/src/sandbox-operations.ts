@@ -87,14 +87,24 @@ class Helper {
     });
     void (async () => {
       const reader = new FrameReader();
-      for await (const chunk of child.stdout) {
-        for (const frame of reader.push(chunk)) {
-          if (frame.header.type === "ready") markReady();
-          else this.dispatch(frame);
+      let broken: string | undefined;
+      try {
+        for await (const chunk of child.stdout) {
+          for (const frame of reader.push(chunk)) {
+            if (frame.header.type === "ready") markReady();
+            else this.dispatch(frame);
+          }
         }
+      } catch (error) {
+        // The helper shares the sandbox with the commands it runs; should its stream ever
+        // be garbled, that ends this helper (the next call starts a fresh one), never the server.
+        broken = (error as Error).message;
+        child.kill("SIGKILL");
       }
       const code = await child.exited;
-      const detail = stderr.trim() || `exit code ${code}`;
+      const detail = broken
+        ? `its output was not valid frames (${broken})`
+        : stderr.trim() || `exit code ${code}`;
       this.exitError = new SandboxUnavailableError("startFailed", `the sandbox helper exited: ${detail}.`);
       failStart(this.exitError);
       for (const waiter of this.pending.values()) waiter.reject(this.exitError);

@@ -12,4 +12,13 @@ describe("frames", () => {
     expect(frames[0]!.payload).toEqual(payload);
     expect(frames[1]!.payload.length).toBe(0);
   });
+
+  test("a garbled stream throws instead of waiting for a 4 GB frame", () => {
+    expect(() => new FrameReader().push(new Uint8Array([255, 255, 255, 255, 0, 0, 0, 0]))).toThrow(
+      "out of bounds",
+    );
+    expect(() =>
+      new FrameReader().push(encodeFrame({ id: 1 }).map((b, i) => (i === 8 ? 0x7b + 1 : b))),
+    ).toThrow();
+  });
 });
