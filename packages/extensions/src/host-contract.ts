@@ -120,6 +120,10 @@ export interface ExtensionHooks {
   sessionCompactFailed?(event: SessionCompactFailedEvent): Promise<void>;
   /** May cancel branch navigation or supply its summary. */
   sessionBeforeTree?(event: SessionBeforeTreeEvent): Promise<SessionBeforeTreeResult>;
+  /** The user's `!cmd`: may answer in place of running it. */
+  userBash?(event: { command: string; excludeFromContext: boolean; cwd: string }): HookAnswer<{
+    result?: { output: string; exitCode: number | undefined; cancelled: boolean; truncated: boolean };
+  }>;
   modelSelect?(event: {
     model: Model;
     previousModel: Model | undefined;

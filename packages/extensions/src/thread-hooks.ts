@@ -9,7 +9,7 @@
 import type { Message } from "@knightcode/ai";
 import type { SessionBeforeCompactResult, SessionBeforeTreeResult } from "@knightcode/compaction";
 import type { AgentMessage } from "@knightcode/session-store";
-import type { ExtensionEventName, InputSource } from "./api-types.ts";
+import type { ExtensionEventName, InputSource, UserBashEventResult } from "./api-types.ts";
 import type { ExtensionRunner } from "./extension-runner.ts";
 import type {
   BeforeAgentStartHookResult,
@@ -285,6 +285,23 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
         return undefined;
       },
     );
+    return answer;
+  });
+  hooks.userBash = when(runner, "user_bash", async (event) => {
+    let answer: { result: NonNullable<UserBashEventResult["result"]> } | undefined;
+    await runner.emit("user_bash", { type: "user_bash", ...event }, (result) => {
+      const r = result.result;
+      if (!r || typeof r.output !== "string") return undefined;
+      answer = {
+        result: {
+          output: r.output,
+          exitCode: r.exitCode,
+          cancelled: r.cancelled === true,
+          truncated: r.truncated === true,
+        },
+      };
+      return "stop";
+    });
     return answer;
   });
   hooks.modelSelect = when(runner, "model_select", async (event) => {

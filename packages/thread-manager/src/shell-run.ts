@@ -11,6 +11,7 @@ import {
   type ThreadShellRunParams,
   type ThreadShellRunResult,
 } from "@knightcode/app-server-protocol";
+import { callHook } from "./extension-hooks.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import type { TurnEnvironment } from "./turn-runner.ts";
 
@@ -38,31 +39,24 @@ export async function runShellCommand(
   runtime.admit("shell");
   const controller = new AbortController();
   try {
-    const tools = env.tools(runtime.cwd, runtime.tools.ops) as AnyAgentTool[];
-    const bash = tools.find((tool) => tool.name === "bash");
-    if (bash === undefined) throw new AppServerError("toolMissing", `Thread ${runtime.id} has no bash tool`);
-    const shellId = params.shellId;
-    const result = await bash.execute(
-      { command: params.command },
-      {
-        toolCallId: `shell-${Date.now().toString(36)}`,
-        signal: controller.signal,
-        onUpdate: (partial) =>
-          runtime.toSubscribers({
-            method: "thread/shell/output",
-            params: {
-              threadId: runtime.id,
-              ...(shellId === undefined ? {} : { shellId }),
-              output: resultText(partial.content),
-            },
-          }),
-      },
+    const hook = runtime.extensions.hooks.userBash;
+    const replaced = await callHook(
+      hook &&
+        (() =>
+          hook({
+            command: params.command,
+            excludeFromContext: params.excludeFromContext === true,
+            cwd: runtime.cwd,
+          })),
+      undefined,
+      (w) => runtime.warn(w),
     );
-    const details = (result.details ?? {}) as BashDetailsLike;
-    const output = resultText(result.content);
-    const exitCode = typeof details.exitCode === "number" ? details.exitCode : null;
-    const cancelled = details.aborted === true;
-    const truncated = details.truncation !== undefined;
+    // An extension's `user_bash` may answer in place of running the command.
+    const ran = replaced?.result
+      ? { ...replaced.result, exitCode: replaced.result.exitCode ?? null, fullOutputPath: undefined }
+      : await runBash(runtime, env, params, controller.signal);
+    const { output, exitCode, cancelled, truncated } = ran;
+    const details = { fullOutputPath: ran.fullOutputPath };
     runtime.append({
       type: "message",
       message: {
@@ -89,4 +83,45 @@ export async function runShellCommand(
     controller.abort();
     if (!runtime.closed) runtime.release();
   }
+}
+
+/** Runs the command through the thread's own bash tool, streaming output to subscribers. */
+async function runBash(
+  runtime: ThreadRuntime,
+  env: TurnEnvironment,
+  params: ThreadShellRunParams,
+  signal: AbortSignal,
+): Promise<{
+  output: string;
+  exitCode: number | null;
+  cancelled: boolean;
+  truncated: boolean;
+  fullOutputPath: string | undefined;
+}> {
+  const tools = env.tools(runtime.cwd, runtime.tools.ops) as AnyAgentTool[];
+  const bash = tools.find((tool) => tool.name === "bash");
+  if (bash === undefined) throw new AppServerError("toolMissing", `Thread ${runtime.id} has no bash tool`);
+  const shellId = params.shellId;
+  const result = await bash.execute(
+    { command: params.command },
+    {
+      toolCallId: `shell-${Date.now().toString(36)}`,
+      signal: signal,
+      onUpdate: (partial) =>
+        runtime.toSubscribers({
+          method: "thread/shell/output",
+          params: {
+            threadId: runtime.id,
+            ...(shellId === undefined ? {} : { shellId }),
+            output: resultText(partial.content),
+          },
+        }),
+    },
+  );
+  const details = (result.details ?? {}) as BashDetailsLike;
+  const output = resultText(result.content);
+  const exitCode = typeof details.exitCode === "number" ? details.exitCode : null;
+  const cancelled = details.aborted === true;
+  const truncated = details.truncation !== undefined;
+  return { output, exitCode, cancelled, truncated, fullOutputPath: details.fullOutputPath };
 }

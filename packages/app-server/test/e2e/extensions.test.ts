@@ -132,6 +132,23 @@ for (const target of TARGETS) {
     );
 
     test(
+      "user_bash answers a !command in its place; other commands run",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("bash-intercept.ts")] });
+        const { threadId } = await startThread(server.client, server.agent.cwd);
+        const status = await server.client.request("thread/shell/run", { threadId, command: "status" });
+        expect(status).toMatchObject({
+          output: `all good in ${server.agent.cwd}`,
+          exitCode: 0,
+          cancelled: false,
+        });
+        const echo = await server.client.request("thread/shell/run", { threadId, command: "echo real" });
+        expect(echo.output.trim()).toBe("real");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "message_end drop withdraws the assistant item with item/removed",
       async () => {
         await using server = await target.start({ extensions: [fixture("drop-secret.ts")] });
