@@ -205,8 +205,7 @@ export class InteractiveApp {
     const running = this.session.runningTurnId;
     await this.request(async () => {
       if (how === "queue") await this.client.request("turn/queue/add", { threadId, text });
-      else if (running !== undefined)
-        await this.client.request("turn/steer", { threadId, expectedTurnId: running, text });
+      else if (running !== undefined && (await this.steer(threadId, running, text))) return;
       else {
         await this.checkpoints.take().catch((error: unknown) => {
           this.view.note(style.warning(`! No /undo checkpoint for this turn: ${String(error)}`));
@@ -215,6 +214,20 @@ export class InteractiveApp {
         await this.client.request("turn/start", { threadId, text });
       }
     });
+  }
+
+  /**
+   * Steers the running turn; false when it ended meanwhile (`turnMismatch`), so the
+   * text starts a turn of its own instead of being lost.
+   */
+  private async steer(threadId: string, turnId: string, text: string): Promise<boolean> {
+    try {
+      await this.client.request("turn/steer", { threadId, expectedTurnId: turnId, text });
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "turnMismatch") return false;
+      throw error;
+    }
   }
 
   /** Runs a request; a failure becomes a note naming its code instead of an unhandled rejection. */
