@@ -20,6 +20,7 @@ import {
   MAX_LISTING_RESPONSE_BYTES,
   RESPONSE_ENVELOPE_RESERVE_BYTES,
 } from "@knightcode/app-server-protocol";
+import { jsonPieces } from "@knightcode/session-store";
 import type { PayloadSpool } from "./payload-spool.ts";
 
 /** Largest inline turn, item, tool input or tool output, in UTF-8 bytes of JSON. */
@@ -101,6 +102,23 @@ export class LargeValues {
     private readonly responseLimit = RESPONSE_LIMIT_BYTES,
   ) {}
 
+  /**
+   * A reference to a spool file holding the JSON of `value` when that JSON takes more
+   * than the inline limit, else undefined. The JSON is measured and written in pieces:
+   * a 50 MiB reply is not serialized into one more 50 MiB string to be spooled.
+   */
+  private spoolIfOver(value: unknown): PayloadRef | undefined {
+    const pieces = jsonPieces(value);
+    const head: string[] = [];
+    let bytes = 0;
+    for (let next = pieces.next(); !next.done; next = pieces.next()) {
+      head.push(next.value);
+      bytes += byteLength(next.value);
+      if (bytes > this.inlineLimit) return this.spool.putPieces(concatPieces(head, pieces));
+    }
+    return undefined;
+  }
+
   /** An item with oversized tool input/output referenced, or a reference to the whole item. */
   item(item: ThreadItem | PayloadRef): ThreadItem | PayloadRef {
     if (isRef(item)) return item;
@@ -108,9 +126,9 @@ export class LargeValues {
     if (item.type === "toolCall") {
       const copy = { ...item };
       if (copy.input !== undefined) {
-        const json = JSON.stringify(copy.input) ?? "null";
-        if (byteLength(json) > this.inlineLimit) {
-          copy.inputRef = this.spool.put(json);
+        const ref = this.spoolIfOver(copy.input);
+        if (ref !== undefined) {
+          copy.inputRef = ref;
           delete copy.input;
         }
       }
@@ -120,8 +138,7 @@ export class LargeValues {
       }
       shaped = copy;
     }
-    const json = JSON.stringify(shaped);
-    return byteLength(json) > this.inlineLimit ? this.spool.put(json) : shaped;
+    return this.spoolIfOver(shaped) ?? shaped;
   }
 
   /** A turn with its items shaped, or a reference to the whole turn when still too large. */
@@ -129,8 +146,7 @@ export class LargeValues {
     if (isRef(turn)) return turn;
     const shaped: Turn =
       turn.items === undefined ? turn : { ...turn, items: turn.items.map((i) => this.item(i)) };
-    const json = JSON.stringify(shaped);
-    return byteLength(json) > this.inlineLimit ? this.spool.put(json) : shaped;
+    return this.spoolIfOver(shaped) ?? shaped;
   }
 
   /**
@@ -264,10 +280,10 @@ export class LargeValues {
   /** Tool input of an approval request, by reference when oversized. */
   approval(params: ItemToolCallRequestApprovalParams): ItemToolCallRequestApprovalParams {
     if (params.input === undefined) return params;
-    const json = JSON.stringify(params.input) ?? "null";
-    if (byteLength(json) <= this.inlineLimit) return params;
+    const inputRef = this.spoolIfOver(params.input);
+    if (inputRef === undefined) return params;
     const { input: _input, ...rest } = params;
-    return { ...rest, inputRef: this.spool.put(json) };
+    return { ...rest, inputRef };
   }
 
   /** A notification with its turn or item shaped; other notifications pass unchanged. */
@@ -291,6 +307,12 @@ export class LargeValues {
         return notification;
     }
   }
+}
+
+/** The pieces already taken from `rest`, then the others. */
+function* concatPieces(taken: readonly string[], rest: Iterator<string>): Generator<string> {
+  yield* taken;
+  for (let next = rest.next(); !next.done; next = rest.next()) yield next.value;
 }
 
 function summary(turn: Turn): Turn {

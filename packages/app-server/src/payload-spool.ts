@@ -9,6 +9,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PAYLOAD_CHUNK_BYTES } from "@knightcode/app-server-protocol";
+import { writePieces } from "@knightcode/session-store";
 
 /** Chunk size before base64 encoding, per the spec's limits. */
 export { PAYLOAD_CHUNK_BYTES };
@@ -58,12 +59,16 @@ interface SpoolEntry {
 }
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
-
 /** A payload spool: immutable files plus a sliding-expiry index of them. */
 export interface PayloadSpool {
   readonly dir: string;
   /** Stores a value (a string is stored as UTF-8) and returns its reference. */
   put(value: string | Uint8Array): PayloadRefValue;
+  /**
+   * Stores the concatenation of `pieces` (UTF-8), writing them as they come, so a large
+   * value never has to exist as one string; returns its reference.
+   */
+  putPieces(pieces: Iterable<string>): PayloadRefValue;
   /** Reads one chunk at a byte offset, refreshing the reference's expiry. */
   read(id: string, offset: number): PayloadChunk;
   /** Drops expired references and their files. */
@@ -106,6 +111,12 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
     if (now() - lastSweep >= Math.min(60_000, ttlMs)) sweep();
   }
 
+  function index(id: string, file: string, byteLength: number): PayloadRefValue {
+    entries.set(id, { file, byteLength, lastAccess: now() });
+    bytes += byteLength;
+    return { type: "payloadRef", id, byteLength };
+  }
+
   return {
     dir,
     put(value) {
@@ -116,9 +127,23 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
       const file = join(dir, id);
       // read-only from the start: a reference names one value for its whole life
       writeFileSync(file, value, { flag: "wx", mode: 0o400 });
-      entries.set(id, { file, byteLength, lastAccess: now() });
-      bytes += byteLength;
-      return { type: "payloadRef", id, byteLength };
+      return index(id, file, byteLength);
+    },
+    putPieces(pieces) {
+      maybeSweep();
+      const id = randomBytes(16).toString("hex");
+      const file = join(dir, id);
+      const fd = openSync(file, "wx", 0o400);
+      let byteLength: number;
+      try {
+        byteLength = writePieces(fd, pieces);
+      } catch (error) {
+        closeSync(fd);
+        rmSync(file, { force: true });
+        throw error;
+      }
+      closeSync(fd);
+      return index(id, file, byteLength);
     },
     read(id, offset) {
       const entry = ID_PATTERN.test(id) ? entries.get(id) : undefined;

@@ -61,6 +61,25 @@ describe("large values", () => {
     expect(large.item(over).type).toBe("payloadRef");
   });
 
+  test("a multi-MiB agent message is spooled as exactly its JSON, with its exact byte length", () => {
+    const { large, read } = setup();
+    // slices of a long string are spooled without a copy; escapes and non-ASCII still come out exact
+    const text = `${big(3_000_000)}"\\\n é 😀 ${big(500_000)}`;
+    const item: ThreadItem = {
+      id: "t:0",
+      type: "agentMessage",
+      text,
+      startedAt: 1,
+      completedAt: 2,
+      index: 0,
+    };
+    const ref = large.item(item) as PayloadRef;
+    expect(ref.type).toBe("payloadRef");
+    const stored = read(ref);
+    expect(stored).toBe(JSON.stringify(item));
+    expect(ref.byteLength).toBe(Buffer.byteLength(stored));
+  });
+
   test("a turn of many inline items over 64 KiB becomes a reference holding the shaped items", () => {
     const { large, read } = setup();
     const items: ThreadItem[] = Array.from({ length: 5 }, (_, i) => ({

@@ -60,6 +60,30 @@ describe("payload spool", () => {
     expect(readAll(spool, first.id).bytes.toString()).toBe("value one");
   });
 
+  test("putPieces stores the pieces' concatenation as UTF-8, big and small pieces alike", () => {
+    const spool = createPayloadSpool();
+    spools.push(spool);
+    const pieces = ["{", '"a":', "é".repeat(100_000), "x".repeat(300_000), ",", "😀", "}"];
+    const ref = spool.putPieces(pieces);
+    const expected = Buffer.from(pieces.join(""), "utf8");
+    expect(ref.byteLength).toBe(expected.byteLength);
+    expect(readAll(spool, ref.id).bytes.equals(expected)).toBe(true);
+    expect(statSync(join(spool.dir, ref.id)).mode & 0o777).toBe(0o400);
+    expect(spool.stats()).toEqual({ files: 1, bytes: expected.byteLength });
+  });
+
+  test("putPieces leaves no file behind when producing the pieces fails", () => {
+    const spool = createPayloadSpool();
+    spools.push(spool);
+    function* failing(): Generator<string> {
+      yield "x".repeat(100_000);
+      throw new Error("bad value");
+    }
+    expect(() => spool.putPieces(failing())).toThrow("bad value");
+    expect(readdirSync(spool.dir)).toEqual([]);
+    expect(spool.stats()).toEqual({ files: 0, bytes: 0 });
+  });
+
   test("an empty value is one eof chunk", () => {
     const spool = createPayloadSpool();
     spools.push(spool);

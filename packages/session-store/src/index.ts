@@ -67,6 +67,7 @@ export {
 } from "./format.ts";
 export type { BranchTurns, HistoryPage, HistoryPageQuery, TurnGroup } from "./history.ts";
 export { groupTurns, historyPage, MAX_HISTORY_PAGE_TURNS, measureTurn } from "./history.ts";
+export { JSON_SLICE_UNITS, jsonPieces } from "./json-pieces.ts";
 export {
   ARCHIVE_DIR_NAME,
   archiveDirOf,
@@ -78,7 +79,7 @@ export type { LockInfo } from "./lock.ts";
 export { isPidAlive, lockPathFor, processStartTime, readLockInfo, SessionLock } from "./lock.ts";
 export type { AppendOptions, CreateSessionOptions, InitialEntry } from "./session-file.ts";
 export { SessionFile } from "./session-file.ts";
-export { ENTRY_ID_PATTERN } from "./session-file-io.ts";
+export { ENTRY_ID_PATTERN, writePieces } from "./session-file-io.ts";
 export type { IndexRecord, LoadedIndex } from "./thread-index.ts";
 export { loadThreadIndex, MAX_INDEX_BYTES, saveThreadIndex, THREAD_INDEX_FILE } from "./thread-index.ts";
 export type { ListPage, ListQuery, ThreadListerOptions } from "./thread-lister.ts";

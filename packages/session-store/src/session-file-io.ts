@@ -17,6 +17,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "
 import { noDamage } from "./entry-links.ts";
 import { InvalidSessionError, ThreadNotFoundError } from "./errors.ts";
 import { MissingHeaderError, type ParsedSession, parseSessionBytes, serializeLine } from "./format.ts";
+import { jsonPieces } from "./json-pieces.ts";
 
 /** An entry ID as the store writes it. */
 export const ENTRY_ID_PATTERN = /^[0-9a-f]{8}$/;
@@ -79,6 +80,74 @@ export function writeAll(fd: number, data: Buffer): void {
 export function writeAllText(fd: number, text: string, bytes: number): void {
   const written = writeSync(fd, text);
   if (written < bytes) writeAll(fd, Buffer.from(text, "utf8").subarray(written));
+}
+
+/** A line of at most this many UTF-16 units of JSON is written in one write. */
+const ONE_WRITE_UNITS = 1024 * 1024;
+/** Small pieces are gathered into writes of about this many units. */
+const BATCH_UNITS = 64 * 1024;
+
+/**
+ * Writes `value` as one JSON line (after a `\n` when `leadingNewline`, to start on a fresh
+ * line after a torn tail); returns the bytes written. A line of ordinary size is one
+ * write. A huge one (a long reply) is serialized in pieces ({@link jsonPieces}) and
+ * written as they come, in several writes, so it never exists as one more string the
+ * size of the reply; a reader that sees it half written sees a torn last line, which
+ * every reader already skips.
+ */
+export function writeLine(fd: number, value: unknown, leadingNewline: boolean): number {
+  const pieces = jsonPieces(value);
+  const head: string[] = leadingNewline ? ["\n"] : [];
+  let units = head.length;
+  let next = pieces.next();
+  for (; !next.done && units <= ONE_WRITE_UNITS; next = pieces.next()) {
+    head.push(next.value);
+    units += next.value.length;
+  }
+  if (next.done) return writeText(fd, `${head.join("")}\n`);
+  const first = next.value;
+  function* rest(): Generator<string> {
+    yield* head;
+    yield first;
+    for (let more = pieces.next(); !more.done; more = pieces.next()) yield more.value;
+    yield "\n";
+  }
+  return writePieces(fd, rest());
+}
+
+/**
+ * Writes the concatenation of `pieces` as they come; returns its UTF-8 bytes. Small
+ * pieces are gathered into one write; a big one (a slice of a long string) is written
+ * as it is, without a copy.
+ */
+export function writePieces(fd: number, pieces: Iterable<string>): number {
+  let bytes = 0;
+  let batch: string[] = [];
+  let units = 0;
+  const flush = () => {
+    if (batch.length > 0) bytes += writeText(fd, batch.join(""));
+    batch = [];
+    units = 0;
+  };
+  for (const piece of pieces) {
+    if (piece.length >= BATCH_UNITS) {
+      flush();
+      bytes += writeText(fd, piece);
+      continue;
+    }
+    batch.push(piece);
+    units += piece.length;
+    if (units >= BATCH_UNITS) flush();
+  }
+  flush();
+  return bytes;
+}
+
+/** Writes all of `text`; returns its UTF-8 bytes. */
+function writeText(fd: number, text: string): number {
+  const bytes = Buffer.byteLength(text);
+  writeAllText(fd, text, bytes);
+  return bytes;
 }
 
 /** Flags of an owned transcript's writer. */

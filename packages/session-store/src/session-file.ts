@@ -17,7 +17,7 @@ import { buildSessionContext, type SessionContext } from "./context.ts";
 import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
 import type { SessionDamage } from "./entry-links.ts";
 import { ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
-import { createEntryId, createSessionId, type ParsedSession, serializeLine } from "./format.ts";
+import { createEntryId, createSessionId, type ParsedSession } from "./format.ts";
 import { sessionFileName } from "./locations.ts";
 import { SessionLock } from "./lock.ts";
 import {
@@ -28,7 +28,7 @@ import {
   realPathOf,
   rewriteMigrated,
   setTornTailAside,
-  writeAllText,
+  writeLine,
 } from "./session-file-io.ts";
 
 /** Options of `SessionFile.create`. */
@@ -333,11 +333,7 @@ export class SessionFile {
       timestamp: timestamp ?? new Date().toISOString(),
       ...rest,
     } as SessionEntry;
-    const line = serializeLine(entry);
-    // written as a string: a long reply's line is not copied into a Buffer first
-    const text = this.#needsNewline ? `\n${line}` : line;
-    const bytes = Buffer.byteLength(text);
-    this.#write(fd, text, bytes);
+    const bytes = this.#write(fd, entry);
     this.#needsNewline = false;
     this.#reserved.delete(entry.id);
     this.#entries.push(entry);
@@ -370,15 +366,17 @@ export class SessionFile {
   }
 
   /**
-   * One whole write at the end. If it fails part way (disk full, file size limit),
-   * the partial bytes are cut off so the next append cannot glue onto a torn line;
-   * if even that fails, the next append starts on a new line.
+   * The entry's line written at the end ({@link writeLine}); returns its bytes. If a
+   * write fails part way (disk full, file size limit), the partial bytes are cut off so
+   * the next append cannot glue onto a torn line; if even that fails, the next append
+   * starts on a new line.
    */
-  #write(fd: number, text: string, bytes: number): void {
+  #write(fd: number, entry: SessionEntry): number {
     // Unknown after a cut-back that failed: the file's real end is the start of this write.
     if (this.#size < 0) this.#size = fstatSync(fd).size;
+    let bytes: number;
     try {
-      writeAllText(fd, text, bytes);
+      bytes = writeLine(fd, entry, this.#needsNewline);
     } catch (error) {
       try {
         ftruncateSync(fd, this.#size);
@@ -389,6 +387,7 @@ export class SessionFile {
       throw error;
     }
     this.#size += bytes;
+    return bytes;
   }
 
   #writableFd(): number {

@@ -1,7 +1,8 @@
 import { describe, expect, spyOn, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CompactionEntry, type NewEntry, SessionFile } from "../src/index.ts";
+import { writeLine } from "../src/session-file-io.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
 
 const PAST_LIMIT = join(import.meta.dir, "helpers/append-past-limit.ts");
@@ -85,6 +86,38 @@ describe("append with a chosen entry ID", () => {
   });
 });
 
+/** Text of a huge entry: over the one-write size, with escapes, non-ASCII and a surrogate pair. */
+const HUGE_TEXT = `${"x".repeat(1_500_000)}"\\\n é 😀 ${"y".repeat(700_000)}`;
+
+describe("a huge line (a long reply)", () => {
+  test("is written in pieces that make exactly its JSON line, and reads back whole", async () => {
+    await using dir = tempDir();
+    using file = await SessionFile.create({ dir: dir.path, cwd: "/p" });
+    const small = file.append({ type: "custom", customType: "small", data: 1 });
+    const huge = file.append({ type: "custom", customType: "huge", data: HUGE_TEXT });
+    const after = file.append({ type: "custom", customType: "small", data: 2 });
+    const lines = readFileSync(file.path, "utf8").split("\n");
+    expect(lines.slice(1)).toEqual([small, huge, after].map((e) => JSON.stringify(e)).concat([""]));
+    const reread = await SessionFile.openReadOnly(file.path);
+    expect(reread.skippedLines).toBe(0);
+    expect(reread.entries).toEqual([small, huge, after]);
+    expect(reread.getEntry(after.id)!.parentId).toBe(huge.id);
+  });
+
+  test("after a torn tail it starts on a fresh line", async () => {
+    await using dir = tempDir();
+    const path = join(dir.path, "line.jsonl");
+    writeFileSync(path, '{"torn":');
+    const fd = openSync(path, "a");
+    const value = { text: HUGE_TEXT };
+    const bytes = writeLine(fd, value, true);
+    closeSync(fd);
+    const expected = `{"torn":\n${JSON.stringify(value)}\n`;
+    expect(readFileSync(path, "utf8")).toBe(expected);
+    expect(bytes).toBe(Buffer.byteLength(expected) - '{"torn":'.length);
+  });
+});
+
 describe("a write that fails part way", () => {
   test("is cut back: no partial line stays, the next append lands whole, every returned append is on disk", async () => {
     await using dir = tempDir();
@@ -105,5 +138,24 @@ describe("a write that fails part way", () => {
     expect(reread.skippedLines).toBe(0);
     expect(reread.entries.map((e) => (e.type === "custom" ? e.data : undefined))).toEqual([1, 2]);
     expect(reread.entries[1]!.parentId).toBe(reread.entries[0]!.id);
+  });
+
+  test("a huge line written in several writes is cut back whole when one of them fails", async () => {
+    await using dir = tempDir();
+    const created = await SessionFile.create({ dir: dir.path, cwd: "/p" });
+    created.close();
+    // 2 MiB: the small entries fit, the 3 MiB line stops part way through its writes
+    const child = Bun.spawn(
+      ["sh", "-c", `trap '' XFSZ; ulimit -f 4096; exec bun "$0" "$1" 3000000`, PAST_LIMIT, created.path],
+      { stdout: "pipe", stderr: "inherit" },
+    );
+    const output = await new Response(child.stdout).text();
+    expect(await child.exited).toBe(0);
+    expect(output.trim().split("\n")).toEqual(["small ok", "big failed EFBIG", "after ok"]);
+    const text = readFileSync(created.path, "utf8");
+    expect(text).not.toContain('"customType":"big"');
+    const reread = await SessionFile.openReadOnly(created.path);
+    expect(reread.skippedLines).toBe(0);
+    expect(reread.entries.map((e) => (e.type === "custom" ? e.data : undefined))).toEqual([1, 2]);
   });
 });
