@@ -18,6 +18,9 @@ export const USAGE = `Usage:
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
       Start the app server and run a short scripted conversation with it.
+  knightcode install|remove|list|update [source] [-l] [--allow-scripts]
+      Manage extension packages (npm:<name>[@version], git:<url>[@ref], local paths);
+      the user's by default, the project's with -l. npm scripts run only with --allow-scripts.
 
 Options:
   -p, --print                  one turn, answer on stdout, then exit
@@ -72,6 +75,7 @@ export type Command =
   | { kind: "appServer"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
   | { kind: "acp"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
   | { kind: "demo" }
+  | { kind: "package"; argv: string[] }
   | { kind: "error"; message: string };
 
 type Flag = { arg: string; name: string; inline: string | undefined };
@@ -88,6 +92,11 @@ export function parseArgs(argv: readonly string[]): Command {
   if (argv.includes("--help") || argv.includes("-h")) return { kind: "help" };
   const [first, ...rest] = argv;
   switch (first) {
+    case "install":
+    case "remove":
+    case "list":
+    case "update":
+      return { kind: "package", argv: [...argv] };
     case "app-server":
       return parseAppServer(rest);
     case "acp":

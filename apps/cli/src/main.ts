@@ -42,6 +42,11 @@ switch (command.kind) {
     process.exit(await runAcp(command));
     break;
   }
+  case "package": {
+    const { runPackageCommand } = await import("./package-command.ts");
+    process.exit(await runPackageCommand(command.argv));
+    break;
+  }
   case "demo": {
     const { runDemo } = await import("./demo.ts");
     process.exit(await runDemo());

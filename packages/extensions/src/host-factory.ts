@@ -16,6 +16,7 @@ import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
+import { packageLocations } from "./packages/package-loader.ts";
 import { piLocations } from "./pi/pi-sources.ts";
 import { registryProvider } from "./provider-configs.ts";
 import { discoverExtensions } from "./sources.ts";
@@ -67,17 +68,26 @@ export async function loadExtensionHost(
 ): Promise<LoadedExtensionHost> {
   const warnings: Warning[] = [];
   let loading = true;
+  const packages = await packageLocations({
+    agentDir: options.agentDir,
+    projectDir: options.projectDir || undefined,
+    trusted: options.trusted === true,
+  });
+  warnings.push(...packages.warnings);
   const steps = discoverExtensions({
     cliPaths: options.extensionPaths,
     settingsPaths: options.settings?.extensions,
     ...(options.agentDir !== undefined ? { agentDir: options.agentDir } : {}),
     projectDir: options.projectDir || options.context.cwd,
     trusted: options.trusted === true,
-    extraLocations: piLocations({
-      settings: options.settings,
-      trusted: options.trusted === true,
-      projectDir: options.projectDir || options.context.cwd,
-    }),
+    extraLocations: [
+      ...piLocations({
+        settings: options.settings,
+        trusted: options.trusted === true,
+        projectDir: options.projectDir || options.context.cwd,
+      }),
+      ...packages.locations,
+    ],
   });
   const ui = options.ui ?? runtimeOptions.ui?.(options) ?? createNoUI();
   const leases: CachedFactory[] = [];

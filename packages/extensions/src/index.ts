@@ -31,4 +31,14 @@ export {
   provideToExtensions,
 } from "./module-loader.ts";
 export { createNoUI } from "./no-ui.ts";
+export {
+  installPackage,
+  type ListedPackage,
+  listPackages,
+  type PackageContext,
+  removePackage,
+  updatePackages,
+} from "./packages/package-manager.ts";
+export { PackageSourceError, parsePackageSource } from "./packages/package-source.ts";
+export { PackageInstallError } from "./packages/package-store.ts";
 export { type DiscoveryStep, discoverExtensions, type ExtensionSource } from "./sources.ts";
