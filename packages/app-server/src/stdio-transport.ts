@@ -11,6 +11,7 @@
  * takes nothing for `OUTPUT_STALL_MS` while output waits has stopped reading: threads are
  * let go again, and `MAX_PENDING_OUTPUT_BYTES` aborts the connection.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   DEFAULT_MAX_LINE_BYTES,
   LineDecoder,
@@ -106,6 +107,13 @@ export class StdioServerTransport implements Transport {
   private drainWaiters: (() => void)[] = [];
   private batch: string[] = [];
   private batchBytes = 0;
+  /**
+   * Runs the flush in the transport's own async context, not in whatever context sent the
+   * batch's first line: a line sent from inside an extension call would otherwise carry
+   * that call's context into the write, and the extensions' stdout guard would take the
+   * protocol's output for the extension's.
+   */
+  private readonly inOwnContext = AsyncLocalStorage.snapshot();
 
   constructor(private readonly options: StdioServerTransportOptions) {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -188,7 +196,7 @@ export class StdioServerTransport implements Transport {
     // microtasks apart), and a write per line costs a syscall each
     this.batch.push(line);
     this.batchBytes += bytes;
-    if (this.batch.length === 1) setImmediate(this.flush);
+    if (this.batch.length === 1) setImmediate(() => this.inOwnContext(this.flush));
     if (this.pendingBytes > this.maxPending) {
       const overflow = new OutputOverflowError(this.pendingBytes);
       this.onerror?.(overflow);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PassThrough } from "node:stream";
 import { type AppServer, createAppServer } from "../src/server.ts";
 import { LineError, OutputOverflowError, StdioServerTransport } from "../src/stdio-transport.ts";
@@ -315,5 +316,26 @@ describe("stdio transport backpressure", () => {
     expect(overflows).toHaveLength(1);
     expect(overflows[0]!.pendingBytes).toBeGreaterThan(1000);
     expect(sink.ended).toBe(true);
+  });
+});
+
+describe("StdioServerTransport async context", () => {
+  test("a batch is written in the transport's own async context, not in the sender's", async () => {
+    // the extensions' stdout guard tells an extension's writes apart by async context
+    const context = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const sink = new ControlledSink();
+    const output = {
+      write: (chunk: string, callback: () => void) => {
+        seen.push(context.getStore());
+        return sink.write(chunk, callback);
+      },
+      end: () => sink.end(),
+    };
+    const transport = new StdioServerTransport({ input: new PassThrough(), output });
+    await transport.start();
+    await context.run("extension", () => transport.send({ method: "warning", params: {} } as never));
+    await sink.until(() => sink.lines.length === 1, "the line");
+    expect(seen).toEqual([undefined]);
   });
 });

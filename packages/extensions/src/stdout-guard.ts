@@ -26,7 +26,8 @@ function install(): void {
   stdout.write = (...args: unknown[]) => {
     const caller = current.getStore();
     if (caller === undefined) return originalWrite(...args);
-    caller.wroteToStdout();
+    // the report is the host's work: what it sends must not count as the extension's output
+    current.exit(() => caller.wroteToStdout());
     return (process.stderr.write as (...a: unknown[]) => boolean).apply(process.stderr, args);
   };
   const target = console as unknown as Record<string, (...args: unknown[]) => void>;
@@ -35,7 +36,7 @@ function install(): void {
     target[name] = (...args: unknown[]) => {
       const caller = current.getStore();
       if (caller === undefined) return original.apply(console, args);
-      caller.wroteToStdout();
+      current.exit(() => caller.wroteToStdout());
       console.error(...args);
     };
   }
