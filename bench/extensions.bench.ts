@@ -8,8 +8,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
+import { createLocalOperations } from "../packages/agent/src/index.ts";
 import { type Model, streamModel } from "../packages/ai/src/index.ts";
-import { createExtensionHostFactory, FactoryCache } from "../packages/extensions/src/index.ts";
+import {
+  createExtensionHostFactory,
+  createNoUI,
+  ExtensionRunner,
+  FactoryCache,
+} from "../packages/extensions/src/index.ts";
+import { threadHooks } from "../packages/extensions/src/thread-hooks.ts";
 import { startMockModelServer } from "../packages/testkit/src/index.ts";
 import {
   type Caller,
@@ -142,6 +149,32 @@ await turns.run();
 console.table(turns.table());
 
 // medians: on a shared machine a few slow samples move the mean more than the code does
+// The dispatch cost alone, without the turn's I/O: one event through 10 no-op handlers.
+const runner = new ExtensionRunner({
+  threadId: "bench",
+  cwd,
+  mode: "desktop",
+  hasUI: false,
+  ui: createNoUI(),
+  port: undefined,
+  hookTimeoutMs: 30_000,
+  warn: () => {},
+  builtinToolNames: [],
+  toolOperations: createLocalOperations(),
+});
+for (let i = 0; i < EXTENSIONS; i++) {
+  await runner.load(`/bench/noop-${i}.js`, (k) => {
+    for (const event of EVENTS) k.on(event as "input", () => undefined);
+  });
+}
+const hooks = threadHooks(runner, "rpc");
+const dispatch = new Bench({ iterations: 2000, warmupIterations: 100 });
+dispatch.add(`one event through ${EXTENSIONS} no-op handlers (turn_end)`, async () => {
+  await hooks.turnEnd!({ turnId: "t", message: {} as never, toolResults: [] });
+});
+await dispatch.run();
+console.table(dispatch.table());
+
 const mean = (bench: Bench, i: number) => {
   const result = bench.tasks[i]!.result;
   return result && "latency" in result ? result.latency.p50 : Number.NaN;
@@ -156,6 +189,13 @@ console.log(
 );
 console.log(
   `${EXTENSIONS} no-op handlers on every event add ${turnAdded.toFixed(1)}% (median) to a ${DELTAS}-delta turn (target < 5%)`,
+);
+
+// End-to-end turn figures swing with the machine's load; the dispatch cost is the stable part.
+const perEvent = mean(dispatch, 0);
+const perTurn = perEvent * EVENTS.length;
+console.log(
+  `one event through ${EXTENSIONS} no-op handlers: ${(perEvent * 1000).toFixed(1)} us (median); ${EVENTS.length} events per turn = ${perTurn.toFixed(3)} ms, ${((perTurn / mean(turns, 0)) * 100).toFixed(2)}% of the median plain turn`,
 );
 
 await Promise.all([none.closeAll(), withTen.closeAll(), firstLoad.closeAll()]);
