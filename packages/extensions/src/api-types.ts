@@ -366,8 +366,23 @@ export type InputEventResult =
   | { action: "transform"; text: string; images?: ImageContent[] }
   | { action: "handled" };
 
+/** pi's resource discovery: after `session_start`, an extension may name more resources. */
+export interface ResourcesDiscoverEvent {
+  type: "resources_discover";
+  cwd: string;
+  reason: "startup" | "reload";
+}
+
+/** Absolute paths of skill files (`SKILL.md`) or folders, prompt templates and themes. */
+export interface ResourcesDiscoverResult {
+  skillPaths?: string[];
+  promptPaths?: string[];
+  themePaths?: string[];
+}
+
 /** Every event by name with its payload and what a handler may return. */
 export interface ExtensionEventMap {
+  resources_discover: [ResourcesDiscoverEvent, ResourcesDiscoverResult];
   session_start: [SessionStartEvent, undefined];
   session_shutdown: [SessionShutdownEvent, undefined];
   session_before_compact: [SessionBeforeCompactEvent, SessionBeforeCompactResult];

@@ -154,6 +154,11 @@ export interface ExtensionHost {
   providers?(): RegistryProviderConfig[];
   /** Names of the active tools when an extension chose them (`setActiveTools`); undefined: all. */
   activeTools?(): string[] | undefined;
+  /**
+   * Resource paths the extensions named at `resources_discover` (pi's event), added to the
+   * thread's skills and prompt templates. Absent: none.
+   */
+  resources?(): { skillPaths: string[]; promptPaths: string[]; themePaths: string[] };
   /** Problems found while loading, reported in the thread's start/resume warnings. */
   warnings: Warning[];
   /** Shuts the extensions down (`session_shutdown`); every captured API and `ctx` turns stale. */

@@ -137,6 +137,7 @@ export async function loadExtensionHost(
   };
   runner.onChange = refresh;
   await runner.emit("session_start", { type: "session_start", reason: options.reason ?? "startup" });
+  const discovered = await discoverExtensionResources(runner, options);
   // checked while loading, so a refused provider is a load warning
   const providers: RegistryProviderConfig[] = [];
   for (const [name, entry] of runner.providers) {
@@ -165,6 +166,7 @@ export async function loadExtensionHost(
     },
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
+    resources: () => discovered,
     providers: () => providers,
     warnings,
     dispose: async (reason = "quit") => {
@@ -178,4 +180,27 @@ export async function loadExtensionHost(
     },
   };
   return host;
+}
+
+/** Collects the paths every `resources_discover` handler names (strings only). */
+async function discoverExtensionResources(runner: ExtensionRunner, options: ExtensionHostOptions) {
+  const found = { skillPaths: [] as string[], promptPaths: [] as string[], themePaths: [] as string[] };
+  if (!runner.has("resources_discover")) return found;
+  const strings = (value: unknown) =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
+  await runner.emit(
+    "resources_discover",
+    {
+      type: "resources_discover",
+      cwd: options.context.cwd,
+      reason: options.reason === "reload" ? "reload" : "startup",
+    },
+    (result) => {
+      found.skillPaths.push(...strings(result.skillPaths));
+      found.promptPaths.push(...strings(result.promptPaths));
+      found.themePaths.push(...strings(result.themePaths));
+      return undefined;
+    },
+  );
+  return found;
 }

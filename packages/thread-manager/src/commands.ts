@@ -80,14 +80,34 @@ export function runtimeCommandSources(
     projectDir: string;
     trusted: boolean;
     settingsSources: { global: Record<string, unknown> | null; project: Record<string, unknown> | null };
+    extensions?: { resources?(): { skillPaths: string[]; promptPaths: string[] } };
   },
 ): CommandSources {
   return {
     agentDir,
     projectDir: runtime.projectDir || runtime.cwd,
     trusted: runtime.trusted,
-    globalSettings: runtime.settingsSources.global,
+    globalSettings: withExtensionResources(runtime.settingsSources.global, runtime.extensions?.resources?.()),
     projectSettings: runtime.settingsSources.project,
+  };
+}
+
+/**
+ * Skills and prompt templates the thread's extensions named (`resources_discover`) join
+ * the global settings' explicit `skills`/`prompts` paths, so discovery reads them the
+ * same way (a missing one is a warning).
+ */
+function withExtensionResources(
+  settings: Record<string, unknown> | null,
+  resources: { skillPaths: string[]; promptPaths: string[] } | undefined,
+): Record<string, unknown> | null {
+  if (!resources || (resources.skillPaths.length === 0 && resources.promptPaths.length === 0))
+    return settings;
+  const list = (value: unknown) => (Array.isArray(value) ? value : []);
+  return {
+    ...settings,
+    skills: [...list(settings?.skills), ...resources.skillPaths],
+    prompts: [...list(settings?.prompts), ...resources.promptPaths],
   };
 }
 

@@ -43,8 +43,8 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   ),
   "dirty-repo-guard.ts": loaded("pi's session_before_switch/fork are not fired by KnightCode"),
   "doom-overlay": inert("overlay game"),
-  "dynamic-resources": loaded(
-    "resources_discover is not fired yet: its skill, prompt and theme are not added",
+  "dynamic-resources": works(
+    "its skill and prompt template from resources_discover (themes need a terminal)",
   ),
   "dynamic-tools.ts": works("tools registered at session_start and by a command reach the model"),
   "event-bus.ts": loaded("pi.events between extensions of one thread"),

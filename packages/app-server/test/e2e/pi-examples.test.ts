@@ -349,6 +349,25 @@ describe("pi example extensions on a real app-server child", () => {
   );
 
   proves(
+    "dynamic-resources",
+    "the skill and prompt template it names at resources_discover are offered and expand",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("dynamic-resources")] });
+      const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+      expect(extensionWarnings(warnings)).toEqual([]);
+      const { commands } = await server.client.request("command/list", { threadId });
+      const names = commands.map((c) => c.name);
+      expect(names).toContain("skill:dynamic-resources");
+      expect(names).toContain("dynamic");
+      server.mock.enqueue(textReply("summarized"), textReply("skilled"));
+      await runTurn(server, threadId, "/dynamic");
+      expect(body(server, 0)).toContain("Summarize the current repository structure");
+      await runTurn(server, threadId, "/skill:dynamic-resources now");
+      expect(body(server, 1)).toContain("This skill is provided by the dynamic-resources extension.");
+    },
+  );
+
+  proves(
     "with-deps",
     "a missing dependency is a load warning; after installing its dependencies its tool works",
     async () => {
