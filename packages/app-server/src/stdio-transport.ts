@@ -181,22 +181,23 @@ export class StdioServerTransport implements Transport {
 
   send(message: Message): Promise<void> {
     if (this.closed) return Promise.reject(new TransportClosedError());
-    let line: string;
+    let json: string;
     try {
-      line = `${JSON.stringify(message)}\n`;
+      json = JSON.stringify(message);
     } catch (error) {
       return Promise.reject(error);
     }
     // measured once: the batch's byte count is the sum of its lines'
-    const bytes = Buffer.byteLength(line);
+    const bytes = Buffer.byteLength(json) + 1;
     if (this.pendingBytes === 0) this.progressAt = performance.now();
     this.pendingBytes += bytes;
     // lines sent before the event loop turns go out as one write: a streaming turn sends
     // thousands of small notifications per read of the model's response (each event a few
-    // microtasks apart), and a write per line costs a syscall each
-    this.batch.push(line);
+    // microtasks apart), and a write per line costs a syscall each. The newline is its own
+    // element of the batch: appending it to the line would copy every line once more.
+    this.batch.push(json, "\n");
     this.batchBytes += bytes;
-    if (this.batch.length === 1) setImmediate(() => this.inOwnContext(this.flush));
+    if (this.batch.length === 2) setImmediate(() => this.inOwnContext(this.flush));
     if (this.pendingBytes > this.maxPending) {
       const overflow = new OutputOverflowError(this.pendingBytes);
       this.onerror?.(overflow);
@@ -212,7 +213,7 @@ export class StdioServerTransport implements Transport {
     this.batch = [];
     this.batchBytes = 0;
     if (lines.length === 0 || this.closed) return;
-    const chunk = lines.length === 1 ? lines[0]! : lines.join("");
+    const chunk = lines.join("");
     try {
       this.options.output.write(chunk, (error) => {
         if (error) this.peerGone(error);

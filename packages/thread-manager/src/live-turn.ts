@@ -74,12 +74,12 @@ export class LiveTurn {
   /** Applies one model stream event: provisional items and deltas. */
   onStreamEvent(event: AssistantMessageEvent): void {
     if (this.ended) return;
-    const startedAt = "partial" in event ? event.partial.timestamp : undefined;
     switch (event.type) {
       case "thinking_start":
       case "text_start": {
         const kind = event.type === "thinking_start" ? "reasoning" : "agentMessage";
         if (this.provisional.has(kind)) return;
+        const startedAt = event.partial.timestamp;
         const id = `${this.id}:${this.nextOrdinal}`;
         this.nextOrdinal += 1;
         this.startProvisional(kind, { id, type: kind, text: "", ...(startedAt ? { startedAt } : {}) });
@@ -94,9 +94,10 @@ export class LiveTurn {
         >;
         if (!item) return;
         item.text += event.delta;
+        // the hot path of a streamed reply: one object literal per delta, no spread
         this.send({
           method: kind === "reasoning" ? "item/reasoning/delta" : "item/agentMessage/delta",
-          params: { ...this.base(), itemId: item.id, delta: event.delta },
+          params: { threadId: this.threadId, turnId: this.turnStart.id, itemId: item.id, delta: event.delta },
         });
         return;
       }
