@@ -73,4 +73,4 @@ export type {
   ToolCallInfo,
   ToolExecutionContext,
 } from "./types.ts";
-export { type ArgsValidation, validateToolArgs } from "./validate-args.ts";
+export { type ArgsValidation, compileToolSchema, validateToolArgs } from "./validate-args.ts";

@@ -51,7 +51,7 @@ export interface ToolExecutionContext {
   onUpdate(partial: AgentToolResult): void;
 }
 
-/** A tool the model can call. `parameters` is a TypeBox schema; arguments are validated against it. */
+/** A tool the model can call. `parameters` is a JSON Schema (a TypeBox one, or a plain object); arguments are validated against it. */
 export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown> {
   name: string;
   /** Short human label for UIs. */

@@ -1,20 +1,43 @@
 /**
- * Validation of model-supplied tool arguments against the tool's TypeBox schema. Models
- * often send numbers as strings; those are coerced before checking, never after.
+ * Validation of model-supplied tool arguments against the tool's JSON Schema (a TypeBox
+ * schema or a plain object). Models often send numbers as strings; those are coerced
+ * before checking, never after.
+ *
+ * TypeBox's compiler and value modules load on the first validation, not with the agent:
+ * from source they are hundreds of small files, which every start would otherwise parse
+ * before its first thread was ready (docs/cold-start.md).
  */
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
-import Value from "typebox/value";
+import type * as TypeBoxCompile from "typebox/compile";
+import type * as TypeBoxValue from "typebox/value";
 
-type Validator = ReturnType<typeof Compile<TSchema>>;
+type Validator = ReturnType<typeof TypeBoxCompile.Compile<TSchema>>;
+
+interface TypeBoxRuntime {
+  Compile: typeof TypeBoxCompile.Compile;
+  Value: typeof TypeBoxValue.default;
+}
+
+let runtime: TypeBoxRuntime | undefined;
+
+function typebox(): TypeBoxRuntime {
+  // `require` keeps validation synchronous; Bun loads the ES modules, and the bundler of
+  // the compiled binary follows it like an import.
+  runtime ??= {
+    Compile: (require("typebox/compile") as typeof TypeBoxCompile).Compile,
+    Value: (require("typebox/value") as typeof TypeBoxValue).default,
+  };
+  return runtime;
+}
 
 // Compiling is far costlier than checking; a schema object is compiled once per process.
 const compiled = new WeakMap<TSchema, Validator>();
 
-function validatorFor(schema: TSchema): Validator {
+/** The schema's compiled validator, made once per schema object; throws when it does not compile. */
+export function compileToolSchema(schema: TSchema): Validator {
   let validator = compiled.get(schema);
   if (!validator) {
-    validator = Compile(schema);
+    validator = typebox().Compile(schema);
     compiled.set(schema, validator);
   }
   return validator;
@@ -25,8 +48,8 @@ export type ArgsValidation = { ok: true; args: Record<string, unknown> } | { ok:
 
 /** Coerces and checks `args`; on failure the message lists every failing path for the model to fix. */
 export function validateToolArgs(toolName: string, schema: TSchema, args: unknown): ArgsValidation {
-  const validator = validatorFor(schema);
-  const converted = Value.Convert(schema, structuredClone(args ?? {}));
+  const validator = compileToolSchema(schema);
+  const converted = typebox().Value.Convert(schema, structuredClone(args ?? {}));
   if (validator.Check(converted)) return { ok: true, args: converted as Record<string, unknown> };
   const lines = [...validator.Errors(converted)].map((error) => {
     const at = error.instancePath === "" ? "(root)" : error.instancePath;

@@ -4,10 +4,9 @@
  * an `execute` that calls the server and maps the result. A call on a server that is
  * gone fails as a tool error the model reads; it never throws past the tool.
  */
-import type { AgentToolResult, AnyAgentTool } from "@knightcode/agent";
+import { type AgentToolResult, type AnyAgentTool, compileToolSchema } from "@knightcode/agent";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
-import { Compile } from "typebox/compile";
 import { type McpToolDetails, toolResultOf } from "./result-content.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 
@@ -23,7 +22,8 @@ export function inputSchemaOf(tool: Tool, log: (line: string) => void): TSchema 
   if (known) return known;
   let usable: TSchema;
   try {
-    Compile(schema);
+    // compiled once here and reused when the first call is validated
+    compileToolSchema(schema);
     usable = schema;
   } catch (error) {
     log(

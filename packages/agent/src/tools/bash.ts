@@ -1,17 +1,20 @@
 /** The `bash` tool: run a shell command in its own process group with streamed, tail-truncated output. */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import { OutputCollector } from "./output-collector.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 import { formatSize, type Truncation } from "./truncate.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 /** Arguments of `bash`. */
-export const BashParams = Type.Object({
-  command: Type.String({ description: "The command line to run with bash -c" }),
-  timeout: Type.Optional(
-    Type.Number({ exclusiveMinimum: 0, description: "Timeout in seconds; none by default" }),
-  ),
-});
+export const BashParams = withTypeBoxKinds({
+  type: "object",
+  required: ["command"],
+  properties: {
+    command: { type: "string", description: "The command line to run with bash -c" },
+    timeout: { type: "number", exclusiveMinimum: 0, description: "Timeout in seconds; none by default" },
+  },
+} as const);
 /** The static type of {@link BashParams}. */
 export type BashParams = Static<typeof BashParams>;
 

@@ -1,23 +1,34 @@
 /** The `edit` tool: exact-match replacements in an existing file, with a unified diff. */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, FileChange } from "../types.ts";
 import { applyEdits } from "./edit-match.ts";
 import { fileChange, firstChangedLine, unifiedDiff } from "./file-diff.ts";
 import { resolveToolPath } from "./paths.ts";
 import { decodeTextFile } from "./text-decode.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 /** Arguments of `edit`. */
-export const EditParams = Type.Object({
-  path: Type.String({ description: "File to edit, relative to the working directory or absolute" }),
-  edits: Type.Array(
-    Type.Object({
-      oldText: Type.String({ description: "Text to find; must match exactly one place in the file" }),
-      newText: Type.String({ description: "Replacement text" }),
-    }),
-    { minItems: 1, description: "Replacements, each matched against the file as it was before this call" },
-  ),
-});
+export const EditParams = withTypeBoxKinds({
+  type: "object",
+  required: ["path", "edits"],
+  properties: {
+    path: { type: "string", description: "File to edit, relative to the working directory or absolute" },
+    edits: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["oldText", "newText"],
+        properties: {
+          oldText: { type: "string", description: "Text to find; must match exactly one place in the file" },
+          newText: { type: "string", description: "Replacement text" },
+        },
+      },
+      minItems: 1,
+      description: "Replacements, each matched against the file as it was before this call",
+    },
+  },
+} as const);
 /** The static type of {@link EditParams}. */
 export type EditParams = Static<typeof EditParams>;
 

@@ -1,22 +1,28 @@
 /** The `find` tool: list files matching a glob with fd (Debian installs it as `fdfind`). */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import type { ToolOperations } from "./operations.ts";
 import { resolveToolPath } from "./paths.ts";
 import { runListing } from "./run-listing.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 const DEFAULT_LIMIT = 1000;
 
 /** Arguments of `find`. */
-export const FindParams = Type.Object({
-  pattern: Type.String({ description: "Glob to match, e.g. '*.ts' (file names) or 'src/**/*.ts' (paths)" }),
-  path: Type.Optional(Type.String({ description: "Folder to search; the working directory by default" })),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Maximum results (default ${DEFAULT_LIMIT})` }),
-  ),
-});
+export const FindParams = withTypeBoxKinds({
+  type: "object",
+  required: ["pattern"],
+  properties: {
+    pattern: {
+      type: "string",
+      description: "Glob to match, e.g. '*.ts' (file names) or 'src/**/*.ts' (paths)",
+    },
+    path: { type: "string", description: "Folder to search; the working directory by default" },
+    limit: { type: "integer", minimum: 1, description: `Maximum results (default ${DEFAULT_LIMIT})` },
+  },
+} as const);
 /** The static type of {@link FindParams}. */
 export type FindParams = Static<typeof FindParams>;
 

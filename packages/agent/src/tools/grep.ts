@@ -1,27 +1,28 @@
 /** The `grep` tool: search file contents with ripgrep. */
 import { relative } from "node:path";
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import { resolveToolPath } from "./paths.ts";
 import { runListing } from "./run-listing.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 import { formatSize, MAX_BYTES, truncateHead } from "./truncate.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LINE_CHARS = 500;
 
 /** Arguments of `grep`. */
-export const GrepParams = Type.Object({
-  pattern: Type.String({ description: "Regular expression (ripgrep syntax)" }),
-  path: Type.Optional(
-    Type.String({ description: "File or folder to search; the working directory by default" }),
-  ),
-  glob: Type.Optional(Type.String({ description: "Only files matching this glob, e.g. '*.ts'" })),
-  ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search" })),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Maximum matches (default ${DEFAULT_LIMIT})` }),
-  ),
-});
+export const GrepParams = withTypeBoxKinds({
+  type: "object",
+  required: ["pattern"],
+  properties: {
+    pattern: { type: "string", description: "Regular expression (ripgrep syntax)" },
+    path: { type: "string", description: "File or folder to search; the working directory by default" },
+    glob: { type: "string", description: "Only files matching this glob, e.g. '*.ts'" },
+    ignoreCase: { type: "boolean", description: "Case-insensitive search" },
+    limit: { type: "integer", minimum: 1, description: `Maximum matches (default ${DEFAULT_LIMIT})` },
+  },
+} as const);
 /** The static type of {@link GrepParams}. */
 export type GrepParams = Static<typeof GrepParams>;
 

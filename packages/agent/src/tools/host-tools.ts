@@ -1,20 +1,29 @@
 /** `ask_user` and `submit_plan`: tools whose answer comes from the host (the user, through a UI). */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import { text } from "./tool-env.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 /** Arguments of `ask_user`. */
-export const AskUserParams = Type.Object({
-  question: Type.String({ description: "The question to ask the user" }),
-  options: Type.Optional(Type.Array(Type.String(), { description: "Suggested answers to choose from" })),
-});
+export const AskUserParams = withTypeBoxKinds({
+  type: "object",
+  required: ["question"],
+  properties: {
+    question: { type: "string", description: "The question to ask the user" },
+    options: { type: "array", items: { type: "string" }, description: "Suggested answers to choose from" },
+  },
+} as const);
 /** The static type of {@link AskUserParams}. */
 export type AskUserParams = Static<typeof AskUserParams>;
 
 /** Arguments of `submit_plan`. */
-export const SubmitPlanParams = Type.Object({
-  plan: Type.String({ description: "The plan, in Markdown" }),
-});
+export const SubmitPlanParams = withTypeBoxKinds({
+  type: "object",
+  required: ["plan"],
+  properties: {
+    plan: { type: "string", description: "The plan, in Markdown" },
+  },
+} as const);
 /** The static type of {@link SubmitPlanParams}. */
 export type SubmitPlanParams = Static<typeof SubmitPlanParams>;
 

@@ -1,19 +1,21 @@
 /** The `ls` tool: one folder's entries, folders marked with a trailing slash. */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import { resolveToolPath } from "./paths.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 import { truncateHead } from "./truncate.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 const DEFAULT_LIMIT = 500;
 
 /** Arguments of `ls`. */
-export const LsParams = Type.Object({
-  path: Type.Optional(Type.String({ description: "Folder to list; the working directory by default" })),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Maximum entries (default ${DEFAULT_LIMIT})` }),
-  ),
-});
+export const LsParams = withTypeBoxKinds({
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Folder to list; the working directory by default" },
+    limit: { type: "integer", minimum: 1, description: `Maximum entries (default ${DEFAULT_LIMIT})` },
+  },
+} as const);
 /** The static type of {@link LsParams}. */
 export type LsParams = Static<typeof LsParams>;
 

@@ -1,19 +1,24 @@
 /** The `read` tool: numbered lines of a text file, or an image as image content. */
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool } from "../types.ts";
 import { detectImageMime, looksBinary } from "./image.ts";
 import { resolveToolPath } from "./paths.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
 import { formatSize, MAX_BYTES, type Truncation, truncateHead } from "./truncate.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /** Arguments of `read`. */
-export const ReadParams = Type.Object({
-  path: Type.String({ description: "File to read, relative to the working directory or absolute" }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: "First line to read (1-based)" })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, description: "Maximum number of lines to read" })),
-});
+export const ReadParams = withTypeBoxKinds({
+  type: "object",
+  required: ["path"],
+  properties: {
+    path: { type: "string", description: "File to read, relative to the working directory or absolute" },
+    offset: { type: "integer", minimum: 1, description: "First line to read (1-based)" },
+    limit: { type: "integer", minimum: 1, description: "Maximum number of lines to read" },
+  },
+} as const);
 /** The static type of {@link ReadParams}. */
 export type ReadParams = Static<typeof ReadParams>;
 

@@ -1,17 +1,22 @@
 /** The `write` tool: create or overwrite a file, creating parent folders. */
 import { dirname } from "node:path";
-import Type, { type Static } from "typebox";
+import type { Static } from "typebox";
 import type { AgentTool, FileChange } from "../types.ts";
 import { fileChange, unifiedDiff } from "./file-diff.ts";
 import { resolveToolPath } from "./paths.ts";
 import { decodeTextFile } from "./text-decode.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
+import { withTypeBoxKinds } from "./typebox-kinds.ts";
 
 /** Arguments of `write`. */
-export const WriteParams = Type.Object({
-  path: Type.String({ description: "File to write, relative to the working directory or absolute" }),
-  content: Type.String({ description: "The complete new content of the file" }),
-});
+export const WriteParams = withTypeBoxKinds({
+  type: "object",
+  required: ["path", "content"],
+  properties: {
+    path: { type: "string", description: "File to write, relative to the working directory or absolute" },
+    content: { type: "string", description: "The complete new content of the file" },
+  },
+} as const);
 /** The static type of {@link WriteParams}. */
 export type WriteParams = Static<typeof WriteParams>;
 

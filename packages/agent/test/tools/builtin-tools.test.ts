@@ -10,7 +10,7 @@ describe("createBuiltinTools", () => {
         const schema = t.parameters as { properties: Record<string, unknown>; required?: string[] };
         return [
           t.name,
-          { props: Object.keys(schema.properties).sort(), required: (schema.required ?? []).sort() },
+          { props: Object.keys(schema.properties).sort(), required: [...(schema.required ?? [])].sort() },
         ];
       }),
     );
