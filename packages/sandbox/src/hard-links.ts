@@ -13,12 +13,18 @@ export const MAX_HARD_LINK_MOUNTS = 256;
 export function linksLeadingOutside(report: string): string[] {
   const byInode = new Map<string, { links: number; paths: string[] }>();
   for (const record of report.split("\0")) {
-    const match = /^(\d+) (\d+) (\d+) (.+)$/s.exec(record);
-    if (!match) continue;
-    const key = `${match[1]}:${match[2]}`;
-    const entry = byInode.get(key) ?? { links: Number(match[3]), paths: [] };
-    entry.paths.push(match[4]!);
-    byInode.set(key, entry);
+    // "dev inode links path": the path is everything after the third space
+    const a = record.indexOf(" ");
+    const b = record.indexOf(" ", a + 1);
+    const c = record.indexOf(" ", b + 1);
+    if (a <= 0 || b < 0 || c < 0 || c === record.length - 1) continue;
+    const key = record.slice(0, b);
+    let entry = byInode.get(key);
+    if (!entry) {
+      entry = { links: Number(record.slice(b + 1, c)), paths: [] };
+      byInode.set(key, entry);
+    }
+    entry.paths.push(record.slice(c + 1));
   }
   return [...byInode.values()].filter((e) => e.paths.length < e.links).flatMap((e) => e.paths);
 }

@@ -11,7 +11,7 @@
  *    root contains them), `.git` of each writable root, and files whose other hard
  *    links lead outside, each read-only on top.
  */
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import type { SandboxNetwork } from "./settings.ts";
 
 /** Secret folders below a home that stay hidden even when a writable root contains them. */
@@ -126,28 +126,38 @@ export function exposedHomeSecrets(homes: readonly string[], writable: readonly 
 }
 
 /**
- * Collapses a long list of files into at most `max` entries by replacing the deepest
- * paths with their folders, never climbing to a root itself, so one bwrap call stays
- * small even when a dependency folder is full of hard links (bun installs them).
+ * Collapses a long list of files into at most `max` entries by cutting every path at the
+ * deepest common depth that leaves few enough distinct folders, never climbing to a root
+ * itself, so one bwrap call stays small even when a dependency folder is full of hard
+ * links (bun installs them). One pass per depth over precomputed separator positions.
  */
 export function collapsePaths(paths: readonly string[], roots: readonly string[], max: number): string[] {
-  let current = [...new Set(paths)];
-  const depth = (p: string) => p.split(sep).length;
-  while (current.length > max) {
-    const deepest = Math.max(...current.map(depth));
-    const next = new Set<string>();
-    let changed = false;
-    for (const path of current) {
-      const parent = dirname(path);
-      if (depth(path) === deepest && !roots.includes(path) && !roots.includes(parent)) {
-        next.add(parent);
-        changed = true;
-      } else next.add(path);
-    }
-    // Drop entries inside a folder that is now mounted as a whole.
-    const folders = [...next];
-    current = folders.filter((p) => !folders.some((q) => q !== p && isWithin(p, q)));
-    if (!changed) break;
+  const unique = [...new Set(paths)];
+  if (unique.length <= max) return unique.sort();
+  const entries = unique.map((path) => {
+    const root = roots.find((r) => path === r || path.startsWith(r.endsWith(sep) ? r : r + sep)) ?? sep;
+    const cuts: number[] = [];
+    for (let i = root.length + 1; i < path.length; i++) if (path[i] === sep) cuts.push(i);
+    // cuts[k] ends the (k+1)-th component below the root; cutting at 0 components is the root
+    return { path, cuts };
+  });
+  const foldAt = (level: number): string[] => {
+    const folded = new Set<string>();
+    for (const { path, cuts } of entries)
+      folded.add(cuts.length >= level ? path.slice(0, cuts[level - 1]) : path);
+    return [...folded];
+  };
+  // More levels kept means more distinct folders: binary-search the deepest level that fits.
+  let low = 1;
+  let high = Math.max(...entries.map((e) => e.cuts.length));
+  let best = foldAt(low);
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    const folded = foldAt(mid);
+    if (folded.length <= max) {
+      best = folded;
+      low = mid;
+    } else high = mid - 1;
   }
-  return current.sort();
+  return best.sort();
 }

@@ -53,6 +53,11 @@ const HELPER_COMMAND = existsSync(HELPER_MAIN)
   ? [process.execPath, HELPER_MAIN]
   : [process.execPath, "__sandbox-helper"];
 
+/** A hard-link scan this fast runs before every process. */
+const CHEAP_SCAN_MS = 25;
+/** Otherwise processes rescan at most this often (the helper's start always scans). */
+const RESCAN_INTERVAL_MS = 30_000;
+
 interface Pending {
   resolve(frame: Frame): void;
   reject(error: Error): void;
@@ -226,9 +231,21 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
     return next;
   };
   /** The running helper; with `rescan`, restarted when the hard-link mounts changed. */
+  // The last hard-link scan: when it was cheap, every process rescans; a project with a
+  // large hard-linked tree (bun's node_modules) rescans at most every RESCAN_INTERVAL_MS.
+  let scannedAt = 0;
+  let scanMs = 0;
+  const scan = async (): Promise<string[]> => {
+    const began = Date.now();
+    const found = await hardLinkedOutside(writable);
+    scannedAt = Date.now();
+    scanMs = scannedAt - began;
+    return found;
+  };
+  const scanDue = () => scanMs <= CHEAP_SCAN_MS || Date.now() - scannedAt >= RESCAN_INTERVAL_MS;
   const running = async (rescan = false): Promise<Helper> => {
     while (starting) await starting.catch(() => undefined);
-    const readOnly = rescan || !helper?.alive ? await hardLinkedOutside(writable) : undefined;
+    const readOnly = (rescan && scanDue()) || !helper?.alive ? await scan() : undefined;
     if (helper?.alive && (readOnly === undefined || same(readOnly, helper.readOnly))) return helper;
     const old = helper;
     helper = undefined;

@@ -241,11 +241,12 @@ describe("sandboxed thread: normal work", () => {
       expect(pwd.exitCode).toBe(0);
       const key = await server.client.request("thread/shell/run", {
         threadId: thread.id,
-        command: 'cat ~/.ssh/id_rsa; echo "[$ANTHROPIC_API_KEY]"; hostname',
+        // one echo: stdout and stderr arrive on separate pipes, in no fixed order
+        command: 'cat ~/.ssh/id_rsa; echo "[$ANTHROPIC_API_KEY] $(hostname)"',
         excludeFromContext: true,
       });
       expect(key.output).toContain("No such file or directory");
-      expect(key.output).toContain("[]\nknightcode-sandbox");
+      expect(key.output).toContain("[] knightcode-sandbox");
       expect(leaked(key.output)).toEqual([]);
     },
     E2E_TIMEOUT,
