@@ -89,13 +89,15 @@ export async function loadExtensionHost(
       ...packages.locations,
     ],
   });
-  const ui = options.ui ?? runtimeOptions.ui?.(options) ?? createNoUI();
+  const pluggedUI = options.ui ?? runtimeOptions.ui?.(options);
+  const ui = pluggedUI ?? createNoUI();
   const leases: CachedFactory[] = [];
   const runner = new ExtensionRunner({
     threadId: options.context.threadId,
     cwd: options.context.cwd,
     mode: options.context.mode,
-    hasUI: options.context.hasUI,
+    // a plugged-in UI answers dialogs; without one `hasUI` stays what the host says (false)
+    hasUI: options.context.hasUI || pluggedUI !== undefined,
     ui,
     port: options.thread,
     hookTimeoutMs: hookTimeoutMs(options.settings),

@@ -178,3 +178,29 @@ describe("extension runner", () => {
     ui.notify("nothing happens");
   });
 });
+
+test("a plugged-in UI answers dialogs and turns hasUI on; without one dialogs answer at once", async () => {
+  const { FactoryCache } = await import("../src/factory-cache.ts");
+  const { loadExtensionHost } = await import("../src/host-factory.ts");
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "kc-ui-"));
+  const path = join(dir, "asks.ts");
+  writeFileSync(
+    path,
+    'export default (k) => k.registerCommand("ask", { handler: async (_a, ctx) => { globalThis.__kcAnswer = [ctx.hasUI, await ctx.ui.confirm("t", "m")]; } });',
+  );
+  const options = {
+    context: { threadId: "t", cwd: dir, mode: "terminal" as const, hasUI: false },
+    extensionPaths: [path],
+  };
+  const answers = globalThis as unknown as { __kcAnswer?: unknown };
+  const plain = await loadExtensionHost(options, new FactoryCache());
+  await plain.runCommand!("ask", "");
+  expect(answers.__kcAnswer).toEqual([false, false]);
+  const ui = { ...createNoUI(), confirm: async () => true };
+  const plugged = await loadExtensionHost(options, new FactoryCache(), { ui: () => ui });
+  await plugged.runCommand!("ask", "");
+  expect(answers.__kcAnswer).toEqual([true, true]);
+});
