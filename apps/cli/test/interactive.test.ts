@@ -175,4 +175,48 @@ describe("knightcode in a terminal", () => {
     expect(after.every((l) => l.length <= 40)).toBe(true);
     expect(after.length).toBeGreaterThan(4);
   }, 30_000);
+
+  test("a failed turn shows its error kind and message", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue({ error: { kind: "auth", message: "the mock rejects this key" } });
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("hello");
+    const screen = await tty.waitFor("✗ Turn failed (auth):");
+    expect(screen).toContain("the mock rejects this key");
+  }, 30_000);
+
+  test("Alt+↑ takes the last queued follow-up back into the editor (turn/queue/remove)", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(toolCallReply({ name: "bash", arguments: { command: HOLD } }), textReply("Only the first."));
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("start working");
+    await tty.waitFor("● bash");
+    tty.type("changed my mind", KEYS.altEnter);
+    await tty.waitFor("queued: changed my mind");
+    tty.write(KEYS.altUp);
+    await tty.waitFor((text) => !text.includes("queued: changed my mind"));
+    writeFileSync(join(env.agent.cwd, "release"), "");
+    await tty.waitFor("Only the first.");
+    // the taken-back text is in the editor: Enter sends it as a new turn
+    env.mock.enqueue(textReply("Sent after taking it back."));
+    tty.write(KEYS.enter);
+    await tty.waitFor("Sent after taking it back.");
+    expect(requestText(env.mock.requests.at(-1)!.body)).toContain("changed my mind");
+    expect(env.mock.requests.length).toBe(3);
+  }, 30_000);
+
+  test("Ctrl+O expands a tool call's output beyond its first lines", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(toolCallReply({ name: "bash", arguments: { command: "seq 1 12" } }), textReply("Counted."));
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("count");
+    const collapsed = await tty.waitFor("Counted.");
+    expect(collapsed).toContain("more lines (Ctrl+O to expand)");
+    expect(collapsed).not.toMatch(/^\s+12\s*$/m);
+    tty.write(KEYS.ctrlO);
+    await tty.waitFor(/^\s+12\s*$/m);
+  }, 30_000);
 });
