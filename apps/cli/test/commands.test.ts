@@ -154,6 +154,8 @@ describe("built-in commands in the terminal", () => {
     tty.write("two");
     await tty.waitFor("Search: two");
     tty.write(KEYS.enter);
+    await tty.waitFor("Summarize the branch you are leaving?");
+    tty.write(KEYS.enter);
     await tty.waitFor("Moved to an earlier point");
     // the editor holds "question two"; replace it with a different follow-up
     tty.write(KEYS.ctrlC);

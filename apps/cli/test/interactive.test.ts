@@ -188,7 +188,10 @@ describe("knightcode in a terminal", () => {
 
   test("Alt+↑ takes the last queued follow-up back into the editor (turn/queue/remove)", async () => {
     await using env = await mockedAgent();
-    env.mock.enqueue(toolCallReply({ name: "bash", arguments: { command: HOLD } }), textReply("Only the first."));
+    env.mock.enqueue(
+      toolCallReply({ name: "bash", arguments: { command: HOLD } }),
+      textReply("Only the first."),
+    );
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("start working");
@@ -209,7 +212,10 @@ describe("knightcode in a terminal", () => {
 
   test("Ctrl+O expands a tool call's output beyond its first lines", async () => {
     await using env = await mockedAgent();
-    env.mock.enqueue(toolCallReply({ name: "bash", arguments: { command: "seq 1 12" } }), textReply("Counted."));
+    env.mock.enqueue(
+      toolCallReply({ name: "bash", arguments: { command: "seq 1 12" } }),
+      textReply("Counted."),
+    );
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("count");

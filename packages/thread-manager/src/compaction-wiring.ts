@@ -16,7 +16,9 @@ import {
   projectedContext,
   projectPath,
   runCompaction,
+  type SummarizeBranchOutcome,
   selectRecovery,
+  summarizeBranch,
 } from "@knightcode/compaction";
 import { resolveCompactionSettings } from "@knightcode/config";
 import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
@@ -85,6 +87,8 @@ function packageHooks(runtime: ThreadRuntime): PackageHooks {
       callHook(hooks.sessionCompact && (() => hooks.sessionCompact!(event)), undefined, warn),
     session_compact_failed: (event) =>
       callHook(hooks.sessionCompactFailed && (() => hooks.sessionCompactFailed!(event)), undefined, warn),
+    session_before_tree: (event) =>
+      callHook(hooks.sessionBeforeTree && (() => hooks.sessionBeforeTree!(event)), undefined, warn),
   };
 }
 
@@ -163,6 +167,33 @@ export function createCompactionWiring(
       return outcome?.status === "compacted";
     },
     contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
+    branchSummary: async (runtime, request, signal): Promise<SummarizeBranchOutcome> => {
+      const model = runtime.model;
+      if (!model) {
+        // nothing could write a summary, and no hook runs without a thread model
+        return request.summarize
+          ? { status: "failed", errorMessage: "No model is selected to write the summary", aborted: false }
+          : { status: "skipped" };
+      }
+      const key = await apiKey(runtime);
+      return summarizeBranch({
+        getEntry: (id) => runtime.session.getEntry(id),
+        oldLeafId: runtime.session.leafId,
+        targetId: request.targetId,
+        summarize: request.summarize,
+        ...(request.customInstructions !== undefined
+          ? { customInstructions: request.customInstructions }
+          : {}),
+        summarizer: {
+          model,
+          complete: (m, context, options) => streamFn(m, context, options).result(),
+          ...(key !== undefined ? { apiKey: key } : {}),
+        },
+        reserveTokens: settingsOf(runtime).reserveTokens,
+        hooks: packageHooks(runtime),
+        signal,
+      });
+    },
     manual: async (runtime, customInstructions, signal) => {
       const outcome = await compact(runtime, "manual", false, signal, customInstructions);
       if (!outcome) return { status: "failed", errorMessage: "No model is selected to write the summary" };

@@ -15,6 +15,7 @@ import {
 import type { SessionEntry, SessionFile } from "@knightcode/session-store";
 import { contentText } from "./history-projection.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
+import type { CompactionHooks } from "./turn-runner.ts";
 
 const PREVIEW_CHARS = 200;
 
@@ -56,17 +57,54 @@ export function readSessionTree(session: SessionFile): ThreadTreeReadResult {
   };
 }
 
-/** Moves a loaded thread's leaf to `entryId` (null: before the first entry). */
-export function navigateSessionTree(
+/**
+ * Moves a loaded thread's leaf to `entryId` (null: before the first entry). With
+ * `summarize`, or an extension's `session_before_tree` answer, the branch being left is
+ * summarized into a `branch_summary` entry at the new position; the hook may also
+ * cancel the move.
+ */
+export async function navigateSessionTree(
   runtime: ThreadRuntime,
+  hooks: CompactionHooks,
   params: ThreadTreeNavigateParams,
-): ThreadTreeNavigateResult {
+): Promise<ThreadTreeNavigateResult> {
   runtime.admit("tree");
   try {
     if (params.entryId !== null && runtime.session.getEntry(params.entryId) === undefined) {
       throw new AppServerError("invalidParams", `Thread ${runtime.id} has no entry ${params.entryId}`);
     }
+    const outcome =
+      params.entryId !== null && hooks.branchSummary !== undefined
+        ? await hooks.branchSummary(
+            runtime,
+            {
+              targetId: params.entryId,
+              summarize: params.summarize === true,
+              ...(params.customInstructions !== undefined
+                ? { customInstructions: params.customInstructions }
+                : {}),
+            },
+            new AbortController().signal,
+          )
+        : ({ status: "skipped" } as const);
+    if (outcome.status === "cancelled") return { leafId: runtime.session.leafId, cancelled: true };
+    if (outcome.status === "failed") {
+      throw new AppServerError("internal", `The branch summary failed: ${outcome.errorMessage}`);
+    }
     runtime.session.setLeaf(params.entryId);
+    if (outcome.status === "summarized") {
+      const { draft } = outcome;
+      const entry = runtime.append({
+        type: "branch_summary",
+        summary: draft.summary,
+        fromId: draft.fromId,
+        ...(draft.details !== undefined ? { details: draft.details } : {}),
+        ...(draft.fromHook ? { fromHook: true } : {}),
+        ...(draft.usage ? { usage: draft.usage } : {}),
+      });
+      runtime.sync();
+      return { leafId: runtime.session.leafId, summaryEntryId: entry.id };
+    }
     return { leafId: runtime.session.leafId };
   } finally {
     if (!runtime.closed) runtime.release();

@@ -69,6 +69,7 @@ import { summaryOf, unloadedThread } from "./thread-views.ts";
 import { threadToolBackendFactory } from "./tool-backend.ts";
 import { createTurnEnvironment } from "./turn-environment.ts";
 import { TurnOperations } from "./turn-operations.ts";
+import type { TurnEnvironment } from "./turn-runner.ts";
 import { wire } from "./wire-errors.ts";
 
 export type { ThreadManagerOptions };
@@ -93,6 +94,8 @@ export class ThreadManager implements ThreadManagerApi {
   private readonly broker: ApprovalBroker;
   private readonly creation: ThreadCreation;
   private readonly turns: TurnOperations;
+  /** The environment every turn runs in (its compaction hooks also summarize tree navigations). */
+  private readonly turnEnv: TurnEnvironment;
   private readonly archive: ArchiveOperations;
   private port: ServerRequestPort | undefined;
   /** MCP server processes, shared by threads with the same server config and cwd. */
@@ -149,6 +152,7 @@ export class ThreadManager implements ThreadManagerApi {
       now: () => this.clock.now(),
       settled: (runtime) => this.turns.settled(runtime),
     });
+    this.turnEnv = turnEnv;
     this.archive = this.createArchiveOperations();
     this.turns = new TurnOperations(
       turnEnv,
@@ -449,7 +453,7 @@ export class ThreadManager implements ThreadManagerApi {
       await this.locate(params.threadId);
       const runtime = await this.registry.load(params.threadId, caller);
       runtime.subscribe(caller.connectionId);
-      return navigateSessionTree(runtime, params);
+      return navigateSessionTree(runtime, this.turnEnv.compaction, params);
     });
   runShell: ThreadManagerApi["runShell"] = (params, caller) => wire(() => this.turns.shell(params, caller));
 

@@ -3,8 +3,10 @@
  * approvals and compaction wired in, and the end marker with its notifications. A turn
  * is one agent run between its markers; steers and retries stay inside it.
  */
+
 import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { AssistantMessage, ImageContent, Model, StreamFunction, UserMessage } from "@knightcode/ai";
+import type { SummarizeBranchOutcome } from "@knightcode/compaction";
 import type { SessionEntry } from "@knightcode/session-store";
 import { contextMessages, createTurnAgent, persistMessage, userMessage } from "./agent-wiring.ts";
 import { callHook } from "./extension-hooks.ts";
@@ -31,6 +33,15 @@ export interface CompactionHooks {
   ): Promise<boolean>;
   /** Context size estimate for usage reports. */
   contextTokens(runtime: ThreadRuntime): number | undefined;
+  /**
+   * `thread/tree/navigate`: `session_before_tree`, then (when asked) a summary of the
+   * branch being left. Absent: navigation never summarizes.
+   */
+  branchSummary?(
+    runtime: ThreadRuntime,
+    request: { targetId: string; summarize: boolean; customInstructions?: string },
+    signal: AbortSignal,
+  ): Promise<SummarizeBranchOutcome>;
   /**
    * `/compact [instructions]`: one manual compaction (reason `manual`) with the user's
    * instructions passed through. Absent: manual compaction is unavailable.

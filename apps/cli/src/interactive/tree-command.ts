@@ -1,7 +1,8 @@
 /**
  * `/tree`: pick one of the session's user messages on any branch and continue from just
  * before it (`thread/tree/navigate` to its parent); the message text goes back into the
- * editor to send again or change. The view then shows the branch now current.
+ * editor to send again or change; optionally the branch left behind is summarized into
+ * the new one. The view then shows the branch now current.
  */
 import type { InteractiveApp } from "./interactive-app.ts";
 import { age } from "./pickers.ts";
@@ -34,7 +35,20 @@ export async function openTree(app: InteractiveApp, _args: string): Promise<void
   if ("cancelled" in answer) return;
   const chosen = users.find((e) => e.id === answer.value);
   if (chosen === undefined) return;
-  await app.client.request("thread/tree/navigate", { threadId, entryId: chosen.parentId });
+  const summary = await app.ask("Summarize the branch you are leaving?", [
+    { value: "no", label: "No summary" },
+    { value: "yes", label: "Summarize it into the new branch" },
+  ]);
+  if ("cancelled" in summary) return;
+  const moved = await app.client.request("thread/tree/navigate", {
+    threadId,
+    entryId: chosen.parentId,
+    summarize: summary.value === "yes",
+  });
+  if (moved.cancelled === true) {
+    app.view.note(style.warning("An extension cancelled the move."));
+    return;
+  }
   const resumed = await app.client.request("thread/resume", { threadId });
   await app.session.open(resumed.thread, resumed);
   app.editor.setText(chosen.preview);

@@ -3740,7 +3740,7 @@ return errors === 0;
 }
 
 export const v13 = validate23;
-const schema24 = {"type":"object","required":["threadId","entryId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"entryId":{"anyOf":[{"type":"string","minLength":1},{"type":"null"}]}}};
+const schema24 = {"type":"object","required":["threadId","entryId"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"entryId":{"anyOf":[{"type":"string","minLength":1},{"type":"null"}]},"summarize":{"type":"boolean"},"customInstructions":{"type":"string","maxLength":4096}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3867,14 +3867,51 @@ vErrors = null;
 }
 }
 }
-}
-else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.summarize !== undefined){
+if(typeof data.summarize !== "boolean"){
+const err9 = {instancePath:instancePath+"/summarize",schemaPath:"#/properties/summarize/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.customInstructions !== undefined){
+let data3 = data.customInstructions;
+if(typeof data3 === "string"){
+if(func2(data3) > 4096){
+const err10 = {instancePath:instancePath+"/customInstructions",schemaPath:"#/properties/customInstructions/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/customInstructions",schemaPath:"#/properties/customInstructions/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
 }
 errors++;
 }

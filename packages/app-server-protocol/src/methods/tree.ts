@@ -42,10 +42,18 @@ export const ThreadTreeNavigateParams = Type.Object({
   threadId: ThreadId,
   /** The entry to continue after; null continues from the very start. */
   entryId: Type.Union([Type.String({ minLength: 1 }), Type.Null()]),
+  /** Summarize the branch being left into a `branch_summary` entry at the new position. */
+  summarize: Type.Optional(Type.Boolean()),
+  /** Extra focus for that summary. */
+  customInstructions: Type.Optional(Type.String({ maxLength: 4096 })),
 });
 export type ThreadTreeNavigateParams = Static<typeof ThreadTreeNavigateParams>;
 
 export const ThreadTreeNavigateResult = Type.Object({
   leafId: Type.Union([Type.String(), Type.Null()]),
+  /** The `branch_summary` entry written for the branch left behind. */
+  summaryEntryId: Type.Optional(Type.String()),
+  /** An extension (`session_before_tree`) cancelled the move; the leaf stayed. */
+  cancelled: Type.Optional(Type.Boolean()),
 });
 export type ThreadTreeNavigateResult = Static<typeof ThreadTreeNavigateResult>;

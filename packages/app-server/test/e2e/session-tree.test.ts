@@ -65,6 +65,39 @@ for (const target of TARGETS) {
     );
 
     test(
+      "thread/tree/navigate with summarize writes a branch summary of the branch left behind, which the next request carries",
+      async () => {
+        await using server = await target.start();
+        const { client } = server;
+        const { thread } = await client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+        server.mock.enqueue(textReply("answer one"), textReply("answer two"));
+        await turn(server, thread.id, "question one");
+        await turn(server, thread.id, "question two");
+        const tree = await client.request("thread/tree/read", { threadId: thread.id });
+        const one = tree.entries[1]!;
+        server.mock.enqueue(
+          textReply("SUMMARY: the user also asked question two"),
+          textReply("answer three"),
+        );
+        const moved = await client.request("thread/tree/navigate", {
+          threadId: thread.id,
+          entryId: one.id,
+          summarize: true,
+        });
+        expect(moved.summaryEntryId).toBeString();
+        expect(moved.leafId).toBe(moved.summaryEntryId!);
+        // the summarizer saw the abandoned branch
+        expect(JSON.stringify(server.mock.requests[2]!.body)).toContain("question two");
+        await turn(server, thread.id, "question three");
+        const sent = JSON.stringify(server.mock.requests[3]!.body);
+        expect(sent).toContain("SUMMARY: the user also asked question two");
+        const after = await client.request("thread/tree/read", { threadId: thread.id });
+        expect(after.entries.find((e) => e.id === moved.summaryEntryId)?.kind).toBe("branchSummary");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "thread/tree/read and thread/tree/navigate: threadNotFound for an unknown thread; navigate: invalidParams for an unknown entry, turnInProgress while a turn runs",
       async () => {
         await using server = await target.start();
