@@ -72,7 +72,7 @@ export function createEditTool(env: ToolEnv): AgentTool<typeof EditParams, EditD
       // The diff is for reading, so it shows LF endings whatever the file uses.
       const lfBefore = before.replace(/\r\n/g, "\n");
       const lfAfter = after.replace(/\r\n/g, "\n");
-      const diff = unifiedDiff(path, lfBefore, lfAfter);
+      const diff = await unifiedDiff(path, lfBefore, lfAfter);
       const count = args.edits.length;
       return {
         // The model knows what it asked for; the diff goes to details for UIs and file tracking.

@@ -1,12 +1,17 @@
 /** Unified diffs for `edit` and `write` results, and the `fileChanges` entries built from them. */
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from "diff";
 import type { FileChange } from "../types.ts";
 
 // Diffing two huge, very different files is quadratic; past this the change is reported without a diff.
 const DIFF_TIMEOUT_MS = 2000;
 
 /** A unified diff of `before` -> `after`, or undefined when nothing differs (or diffing gave up). */
-export function unifiedDiff(path: string, before: string | undefined, after: string): string | undefined {
+export async function unifiedDiff(
+  path: string,
+  before: string | undefined,
+  after: string,
+): Promise<string | undefined> {
+  // loaded on the first diff, not with every start: from source it is 19 modules (docs/cold-start.md)
+  const { createTwoFilesPatch, FILE_HEADERS_ONLY } = await import("diff");
   const patch = createTwoFilesPatch(
     before === undefined ? "/dev/null" : path,
     path,

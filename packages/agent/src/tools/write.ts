@@ -49,7 +49,8 @@ export function createWriteTool(env: ToolEnv): AgentTool<typeof WriteParams, Wri
       if (ctx.signal.aborted) throw new Error("Aborted before writing.");
       await env.ops.mkdir(dirname(path));
       await env.ops.writeFile(path, args.content);
-      const diff = existed && before === undefined ? undefined : unifiedDiff(path, before, args.content);
+      const diff =
+        existed && before === undefined ? undefined : await unifiedDiff(path, before, args.content);
       const kind = existed ? "modify" : "add";
       const bytes = new TextEncoder().encode(args.content).length;
       return {
