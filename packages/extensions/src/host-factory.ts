@@ -168,7 +168,11 @@ export async function loadExtensionHost(
     },
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
-    resources: () => discovered,
+    resources: () => ({
+      skillPaths: [...discovered.skillPaths, ...packages.skillPaths],
+      promptPaths: [...discovered.promptPaths, ...packages.promptPaths],
+      themePaths: discovered.themePaths,
+    }),
     providers: () => providers,
     warnings,
     dispose: async (reason = "quit") => {

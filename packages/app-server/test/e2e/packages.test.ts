@@ -63,6 +63,16 @@ export default function (pi: ExtensionAPI) {
 }
 `,
   );
+  mkdirSync(join(pkg, "skills", "greeting"), { recursive: true });
+  writeFileSync(
+    join(pkg, "skills", "greeting", "SKILL.md"),
+    "---\nname: greeting\ndescription: How to greet\n---\nGREETING-SKILL-BODY\n",
+  );
+  mkdirSync(join(pkg, "prompts"), { recursive: true });
+  writeFileSync(
+    join(pkg, "prompts", "hello-prompt.md"),
+    "---\ndescription: Says hello\n---\nHELLO-PROMPT-BODY\n",
+  );
   const pack = Bun.spawn(["npm", "pack", "--silent", "--pack-destination", dir], {
     cwd: pkg,
     stdout: "pipe",
@@ -94,7 +104,7 @@ async function greetThroughThread(server: E2EServer, mockOf: E2EServer, cwd: str
   );
   await server.client.request("turn/start", { threadId: thread.id, text: "greet Ada" });
   await done;
-  return { warnings, second: JSON.stringify(mockOf.mock.requests.at(-1)!.body) };
+  return { threadId: thread.id, warnings, second: JSON.stringify(mockOf.mock.requests.at(-1)!.body) };
 }
 
 describe("knightcode install, list, remove", () => {
@@ -136,9 +146,12 @@ describe("knightcode install, list, remove", () => {
       // a server started now reads the recorded package at thread load
       await setup.shutdown();
       await using server = await stdio.start({ env: setup.agent.env });
-      const { warnings, second } = await greetThroughThread(server, setup, setup.agent.cwd);
+      const { threadId, warnings, second } = await greetThroughThread(server, setup, setup.agent.cwd);
       expect(warnings.filter((w) => w.source === "extension")).toEqual([]);
       expect(second).toContain("Packaged hello, Ada!");
+      // its convention folders: the skill and the prompt template are offered
+      const { commands } = await server.client.request("command/list", { threadId });
+      expect(commands.map((c) => c.name)).toEqual(expect.arrayContaining(["skill:greeting", "hello-prompt"]));
     },
     E2E_TIMEOUT * 2,
   );
@@ -165,6 +178,60 @@ describe("knightcode install, list, remove", () => {
       const { warnings, second } = await greetThroughThread(trusted, setup, project);
       expect(warnings.filter((w) => w.source === "extension")).toEqual([]);
       expect(existsSync(installedDir)).toBe(true);
+      expect(second).toContain("Packaged hello, Ada!");
+    },
+    E2E_TIMEOUT * 2,
+  );
+
+  test(
+    "update skips a pinned package and reinstalls one it is asked for at the latest version",
+    async () => {
+      await using server = await stdio.start({});
+      expect((await cli(server, ["install", "npm:ms@2.1.2"])).code).toBe(0);
+      const manifest = join(server.agent.agentDir, "packages", "npm", "node_modules", "ms", "package.json");
+      expect(JSON.parse(readFileSync(manifest, "utf8")).version).toBe("2.1.2");
+      expect((await cli(server, ["update"])).stdout).toBe("Nothing to update.\n");
+      const named = await cli(server, ["update", "npm:ms"]);
+      expect(named.stdout).toBe("Updated npm:ms@2.1.2\n");
+      expect(JSON.parse(readFileSync(manifest, "utf8")).version).not.toBe("2.1.2");
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
+    "git: a repository is cloned into the agent dir and its extension loads",
+    async () => {
+      await using setup = await stdio.start({});
+      const repo = join(setup.agent.root, "repo");
+      mkdirSync(join(repo, "extensions"), { recursive: true });
+      writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "git-greeter", version: "0.0.1" }));
+      writeFileSync(
+        join(repo, "extensions", "greet.ts"),
+        `export default function (pi: any) {
+  pi.registerTool({
+    name: "greet_pkg",
+    description: "Greets from git",
+    parameters: { type: "object", properties: { name: { type: "string" } } },
+    async execute(_id: string, params: { name: string }) {
+      return { content: [{ type: "text", text: \`Packaged hello, \${params.name}!\` }] };
+    },
+  });
+}
+`,
+      );
+      const git = (...args: string[]) =>
+        Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: repo }).exitCode;
+      expect(git("init", "-q")).toBe(0);
+      expect(git("add", ".")).toBe(0);
+      expect(git("commit", "-qm", "greeter")).toBe(0);
+      const installed = await cli(setup, ["install", `git:file://${repo}`]);
+      expect(installed.stderr).toBe("");
+      expect(
+        existsSync(join(setup.agent.agentDir, "packages", "git", repo.slice(1), "extensions", "greet.ts")),
+      ).toBe(true);
+      await setup.shutdown();
+      await using server = await stdio.start({ env: setup.agent.env });
+      const { second } = await greetThroughThread(server, setup, setup.agent.cwd);
       expect(second).toContain("Packaged hello, Ada!");
     },
     E2E_TIMEOUT * 2,

@@ -1,7 +1,8 @@
 /**
  * Packages at thread load: the user's recorded packages and, for a trusted project, the
- * project's, each contributing the extension entries of its manifest. A project package
- * that is not installed yet is installed on this first trusted load (npm scripts off);
+ * project's, each contributing the extension entries, skills and prompt templates of its
+ * manifest (a local folder's skills and prompts come from config's resource discovery).
+ * A project package that is not installed yet is installed on this first trusted load (npm scripts off);
  * a missing user package is a warning naming the command that installs it. One install
  * per folder runs at a time, however many threads load at once.
  */
@@ -10,7 +11,7 @@ import type { Warning } from "@knightcode/app-server-protocol";
 import { agentPaths, projectPaths } from "@knightcode/config";
 import type { ExtraLocation } from "../sources.ts";
 import { entrySource, settingsPackages } from "./package-manager.ts";
-import { packageExtensionEntries } from "./package-manifest.ts";
+import { packageExtensionEntries, packageResourcePaths } from "./package-manifest.ts";
 import { parsePackageSource } from "./package-source.ts";
 import { installedDir, installInto, scopeDir } from "./package-store.ts";
 
@@ -20,6 +21,14 @@ export interface PackageLoadOptions {
   /** The project's real path (as trust was decided for it). */
   projectDir: string | undefined;
   trusted: boolean;
+}
+
+/** What a thread's packages contribute: extension entries, skills and prompt templates. */
+export interface PackageContributions {
+  locations: ExtraLocation[];
+  warnings: Warning[];
+  skillPaths: string[];
+  promptPaths: string[];
 }
 
 const installing = new Map<string, Promise<string>>();
@@ -34,12 +43,12 @@ function installOnce(key: string, install: () => Promise<string>): Promise<strin
 }
 
 /** The package extension entries of a thread, with what went wrong on the way. */
-export async function packageLocations(
-  options: PackageLoadOptions,
-): Promise<{ locations: ExtraLocation[]; warnings: Warning[] }> {
+export async function packageLocations(options: PackageLoadOptions): Promise<PackageContributions> {
   const locations: ExtraLocation[] = [];
   const warnings: Warning[] = [];
-  if (options.agentDir === undefined) return { locations, warnings };
+  const skillPaths: string[] = [];
+  const promptPaths: string[] = [];
+  if (options.agentDir === undefined) return { locations, warnings, skillPaths, promptPaths };
   const scopes: { scope: "user" | "project"; settings: string; base: string }[] = [
     { scope: "user", settings: agentPaths(options.agentDir).settings, base: options.agentDir },
   ];
@@ -74,6 +83,11 @@ export async function packageLocations(
         }
         for (const path of packageExtensionEntries(dir))
           locations.push({ path, kind: "explicit", origin: "package" });
+        // a local folder's skills and prompts come from config's resource discovery already
+        if (source.type !== "local") {
+          skillPaths.push(...packageResourcePaths(dir, "skills"));
+          promptPaths.push(...packageResourcePaths(dir, "prompts"));
+        }
       } catch (error) {
         warnings.push({
           source: "extension",
@@ -82,5 +96,5 @@ export async function packageLocations(
       }
     }
   }
-  return { locations, warnings };
+  return { locations, warnings, skillPaths, promptPaths };
 }

@@ -90,3 +90,25 @@ export function packageExtensionEntries(path: string): string[] {
   const convention = join(path, "extensions");
   return isDirectory(convention) ? folderModules(convention) : [];
 }
+
+/**
+ * The skill or prompt-template paths of a package folder: the manifest's list (files,
+ * folders or globs; `!` exclusions apply to files), else the convention folder.
+ */
+export function packageResourcePaths(path: string, kind: "skills" | "prompts"): string[] {
+  if (!isDirectory(path)) return [];
+  const listed = readManifest(path)?.[kind];
+  if (Array.isArray(listed)) {
+    const paths: string[] = [];
+    const patterns = listed.filter((p): p is string => typeof p === "string");
+    for (const pattern of patterns.filter((p) => !p.startsWith("!"))) {
+      const body = pattern.replace(/^\+/, "");
+      if (GLOB_CHARS.test(body))
+        paths.push(...expandPatterns(path, [body, ...patterns.filter((p) => p.startsWith("!"))]));
+      else if (existsSync(resolve(path, body))) paths.push(resolve(path, body));
+    }
+    return paths;
+  }
+  const convention = join(path, kind);
+  return isDirectory(convention) ? [convention] : [];
+}
