@@ -159,7 +159,12 @@ export type {
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";
-export { PATH_PATTERN, PATH_PATTERN_MESSAGE } from "./path-pattern.ts";
+export {
+  NO_NUL_PATTERN,
+  NO_NUL_PATTERN_MESSAGE,
+  PATH_PATTERN,
+  PATH_PATTERN_MESSAGE,
+} from "./path-pattern.ts";
 export type {
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,

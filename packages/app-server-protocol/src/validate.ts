@@ -5,7 +5,12 @@
  */
 import type { ValidationIssue } from "./errors.ts";
 import { VALIDATORS } from "./generated/validators.ts";
-import { PATH_PATTERN, PATH_PATTERN_MESSAGE } from "./path-pattern.ts";
+import {
+  NO_NUL_PATTERN,
+  NO_NUL_PATTERN_MESSAGE,
+  PATH_PATTERN,
+  PATH_PATTERN_MESSAGE,
+} from "./path-pattern.ts";
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
@@ -33,7 +38,9 @@ export function toValidationIssues(errors: readonly AjvErrorLike[]): ValidationI
           ? `missing required property '${String(error.params.missingProperty)}'`
           : error.keyword === "pattern" && error.params.pattern === PATH_PATTERN
             ? PATH_PATTERN_MESSAGE
-            : (error.message ?? "is invalid");
+            : error.keyword === "pattern" && error.params.pattern === NO_NUL_PATTERN
+              ? NO_NUL_PATTERN_MESSAGE
+              : (error.message ?? "is invalid");
     const key = `${error.instancePath}\u0000${message}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -74,8 +74,30 @@ async function settingsPathFor(options: WriteConfigOptions): Promise<string> {
   return projectPaths(key).settings;
 }
 
+/**
+ * Deepest nesting of arrays and objects a settings value may have. Settings are a few
+ * levels deep; a value nested thousands deep would cost the pretty-printed file
+ * quadratic space (its indentation) and the recursive checks their stack.
+ */
+export const MAX_SETTINGS_VALUE_DEPTH = 64;
+
+/** Whether `value` nests arrays/objects deeper than `limit`; iterative, so any depth is safe to ask about. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 function checkValue(value: unknown): void {
   if (value === undefined) throw invalidParams("invalidValue", "value is required (null deletes the key)");
+  if (nestsDeeperThan(value, MAX_SETTINGS_VALUE_DEPTH)) {
+    throw invalidParams("invalidValue", `value nests deeper than ${MAX_SETTINGS_VALUE_DEPTH} levels`);
+  }
   const forbidden = findForbiddenKey(value);
   if (forbidden !== null) {
     throw invalidParams("prototypePollution", `value holds the forbidden key "${forbidden}"`);

@@ -3,7 +3,7 @@ export { DEFAULT_COMPACTION_SETTINGS, resolveCompactionSettings } from "./compac
 export type { ConfigReadResult, ReadConfigOptions } from "./config-read.ts";
 export { readConfig } from "./config-read.ts";
 export type { ConfigWriteResult, WriteConfigOptions } from "./config-write.ts";
-export { writeConfig } from "./config-write.ts";
+export { MAX_SETTINGS_VALUE_DEPTH, writeConfig } from "./config-write.ts";
 export type { ContextFile, LoadContextFilesOptions } from "./context-files.ts";
 export { CONTEXT_FILE_NAMES, loadContextFiles } from "./context-files.ts";
 export type { AuthCredential } from "./credentials.ts";

@@ -3514,7 +3514,8 @@ return errors === 0;
 }
 
 export const v11 = validate21;
-const schema22 = {"type":"object","required":["threadId","command"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"command":{"type":"string","minLength":1,"maxLength":65536},"excludeFromContext":{"type":"boolean"},"shellId":{"type":"string","minLength":1,"maxLength":128}}};
+const schema22 = {"type":"object","required":["threadId","command"],"properties":{"threadId":{"type":"string","minLength":1,"maxLength":256},"command":{"type":"string","minLength":1,"maxLength":65536,"pattern":"^[^\\u0000]*$"},"excludeFromContext":{"type":"boolean"},"shellId":{"type":"string","minLength":1,"maxLength":128}}};
+const pattern17 = new RegExp("^[^\\u0000]*$", "u");
 
 function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3598,9 +3599,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-else {
-const err7 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern17.test(data1)){
+const err7 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000]*$"},message:"must match pattern \""+"^[^\\u0000]*$"+"\""};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3610,9 +3610,8 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.excludeFromContext !== undefined){
-if(typeof data.excludeFromContext !== "boolean"){
-const err8 = {instancePath:instancePath+"/excludeFromContext",schemaPath:"#/properties/excludeFromContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err8 = {instancePath:instancePath+"/command",schemaPath:"#/properties/command/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3622,11 +3621,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.shellId !== undefined){
-let data3 = data.shellId;
-if(typeof data3 === "string"){
-if(func2(data3) > 128){
-const err9 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
+if(data.excludeFromContext !== undefined){
+if(typeof data.excludeFromContext !== "boolean"){
+const err9 = {instancePath:instancePath+"/excludeFromContext",schemaPath:"#/properties/excludeFromContext/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3635,8 +3632,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err10 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+if(data.shellId !== undefined){
+let data3 = data.shellId;
+if(typeof data3 === "string"){
+if(func2(data3) > 128){
+const err10 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3645,9 +3646,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(func2(data3) < 1){
+const err11 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3657,14 +3657,25 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath:instancePath+"/shellId",schemaPath:"#/properties/shellId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err12];
 }
 else {
 vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
 }
 errors++;
 }

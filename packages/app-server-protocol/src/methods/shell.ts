@@ -5,10 +5,12 @@
  */
 import Type, { type Static } from "typebox";
 import { MAX_SHELL_COMMAND_CHARS } from "../limits.ts";
+import { NO_NUL_PATTERN } from "../path-pattern.ts";
 
 export const ThreadShellRunParams = Type.Object({
   threadId: Type.String({ minLength: 1, maxLength: 256 }),
-  command: Type.String({ minLength: 1, maxLength: MAX_SHELL_COMMAND_CHARS }),
+  /** No NUL byte: the command is an argument of `bash -c`, which cannot carry one. */
+  command: Type.String({ minLength: 1, maxLength: MAX_SHELL_COMMAND_CHARS, pattern: NO_NUL_PATTERN }),
   /** `!!cmd`: recorded in the session but kept out of the model's context. */
   excludeFromContext: Type.Optional(Type.Boolean()),
   /** Client token echoed in `thread/shell/output`, to tell concurrent runs apart. */
