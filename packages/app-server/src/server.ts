@@ -145,8 +145,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   const unsubscribe = threads.onEvent((event) => {
     if (collector !== undefined) {
-      if (event.notification.method === "thread/turn/completed") collector.workEnded();
-      else collector.activity();
+      const method = event.notification.method;
+      if (method === "thread/turn/completed") collector.workEnded();
+      else if (method === "item/agentMessage/delta" || method === "item/reasoning/delta") {
+        // optional chaining: a malformed event must not stop delivery
+        collector.streamed(event.notification.params?.delta?.length ?? 0);
+      } else collector.activity();
     }
     if (event.notification.method === "turn/queue/updated") {
       const threadId = event.notification.params?.threadId;

@@ -109,4 +109,56 @@ describe("idle collector", () => {
     expect(count).toBe(1);
     await server.shutdown();
   });
+
+  test("a long stream collects each time its deltas add up to the mark, not before", () => {
+    const time = manualTime();
+    let count = 0;
+    const collector = createIdleCollector({ ...time, streamCollectChars: 1000, collect: () => count++ });
+    collector.streamed(600);
+    expect(count).toBe(0);
+    collector.streamed(400);
+    expect(count).toBe(1);
+    // the count starts again after each collection
+    collector.streamed(999);
+    expect(count).toBe(1);
+    collector.streamed(1);
+    expect(count).toBe(2);
+    expect(collector.collections).toBe(2);
+    collector.dispose();
+    collector.streamed(5000);
+    expect(count).toBe(2);
+  });
+
+  test("the server counts agent message and reasoning deltas toward the mark; a delta postpones the idle collection", async () => {
+    const time = manualTime();
+    let count = 0;
+    const threads = new FakeThreadManager();
+    const server = createAppServer({
+      threads,
+      idleCollect: { ...time, streamCollectChars: 100, collect: () => count++ },
+    });
+    const delta = (method: string, text: string): ThreadManagerEvent =>
+      ({
+        audience: "everyone",
+        notification: { method, params: { threadId: "t", turnId: "u", itemId: "i", delta: text } },
+      }) as unknown as ThreadManagerEvent;
+    threads.emit(delta("item/agentMessage/delta", "x".repeat(60)));
+    expect(count).toBe(0);
+    threads.emit(delta("item/reasoning/delta", "y".repeat(40)));
+    expect(count).toBe(1);
+    // a malformed delta counts as nothing and is still delivered without error
+    threads.emit({ audience: "everyone", notification: { method: "item/agentMessage/delta" } } as never);
+    expect(count).toBe(1);
+    threads.emit({
+      audience: "everyone",
+      notification: { method: "thread/turn/completed", params: {} },
+    } as never);
+    time.advance(IDLE_COLLECT_MS / 2);
+    threads.emit(delta("item/agentMessage/delta", "z"));
+    time.advance(IDLE_COLLECT_MS / 2);
+    expect(count).toBe(1);
+    time.advance(IDLE_COLLECT_MS / 2);
+    expect(count).toBe(2);
+    await server.shutdown();
+  });
 });
