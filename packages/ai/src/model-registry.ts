@@ -4,6 +4,8 @@ import { CredentialResolver } from "./credentials.ts";
 import { SignatureCache } from "./file-signature.ts";
 import { applyProviderConfig, type ProviderConfig, readModelsConfig } from "./models-config.ts";
 import { DEMO_MODEL } from "./providers/demo.ts";
+import { guardForeignStream } from "./providers/foreign-stream.ts";
+import { registerApiProvider, unregisterApiProvider } from "./stream.ts";
 import type { Model } from "./types.ts";
 
 /**
@@ -31,14 +33,26 @@ export class ModelRegistry {
     this.credentials = options.credentials ?? new CredentialResolver(options);
   }
 
-  /** Registers (or replaces) a provider from code, applied after `models.json`. */
+  /**
+   * Registers (or replaces) a provider from code, applied after `models.json`. A provider
+   * with its own `stream` function gets it registered for its `api`, guarded so the agent
+   * loop consumes it like a built-in provider (`streamModel` dispatches on `model.api`).
+   */
   registerProvider(config: ProviderConfig): void {
+    this.unregisterProvider(config.name);
+    if (config.stream) {
+      if (!config.api) throw new Error(`Provider "${config.name}" has a stream function but no api`);
+      registerApiProvider(config.api, guardForeignStream(config.stream));
+    }
     this.runtime.set(config.name, config);
     this.runtimeVersion++;
   }
 
-  /** Removes a provider registered with `registerProvider`. */
+  /** Removes a provider registered with `registerProvider` (and its stream function). */
   unregisterProvider(name: string): void {
+    const config = this.runtime.get(name);
+    if (!config) return;
+    if (config.stream && config.api) unregisterApiProvider(config.api);
     this.runtime.delete(name);
     this.runtimeVersion++;
   }

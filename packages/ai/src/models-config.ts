@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { COMPAT_KEYS } from "./compat.ts";
 import { defaultThinkingLevels } from "./thinking.ts";
-import type { Api, Model, ModelCost } from "./types.ts";
+import type { Api, Model, ModelCost, StreamFunction } from "./types.ts";
 
 /** A malformed `models.json`; the message names the file and the offending field. */
 export class ModelsConfigError extends Error {
@@ -19,18 +19,24 @@ export class ModelsConfigError extends Error {
 export interface ProviderConfig {
   name: string;
   baseUrl?: string;
-  api?: Api;
+  /** A built-in wire format; with `stream`, any name (the API `stream` is registered under). */
+  api?: Api | (string & {});
   apiKey?: string;
   headers?: Record<string, string>;
   compat?: Record<string, unknown>;
   models: ModelOverride[];
+  /**
+   * Streams the models of `api` with the provider's own code (an extension's `streamSimple`)
+   * instead of a built-in wire format. Never read from models.json.
+   */
+  stream?: StreamFunction;
 }
 
 /** A model entry: only `id` is required; omitted fields take defaults or built-in values. */
 export interface ModelOverride {
   id: string;
   name?: string;
-  api?: Api;
+  api?: Api | (string & {});
   reasoning?: boolean;
   input?: ("text" | "image")[];
   contextWindow?: number;

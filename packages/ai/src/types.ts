@@ -134,7 +134,8 @@ export interface ModelCost {
 export interface Model {
   id: string;
   name: string;
-  api: Api;
+  /** A built-in wire format, or the name an extension's own stream function is registered under. */
+  api: Api | (string & {});
   provider: string;
   baseUrl?: string;
   reasoning: boolean;

@@ -11,6 +11,7 @@ import type {
   AssistantMessage,
   ImageContent,
   Model,
+  StreamFunction,
   TextContent,
   ThinkingLevel,
   ToolResultMessage,
@@ -467,7 +468,7 @@ export interface FlagOptions {
 export interface ProviderModelConfig {
   id: string;
   name?: string;
-  api?: Api;
+  api?: Api | (string & {});
   baseUrl?: string;
   reasoning?: boolean;
   input?: ("text" | "image")[];
@@ -478,15 +479,21 @@ export interface ProviderModelConfig {
   compat?: Record<string, unknown>;
 }
 
-/** A model provider an extension registers: one of the built-in wire formats at a base URL. */
+/**
+ * A model provider an extension registers: one of the built-in wire formats at a base URL,
+ * or (pi's `streamSimple`) the extension's own stream function under an API name of its own.
+ */
 export interface ProviderConfig {
   name?: string;
   baseUrl?: string;
   /** A literal key, the name of an environment variable holding it. */
   apiKey?: string;
-  api?: Api;
+  /** A built-in wire format; with `streamSimple`, the provider's own API name. */
+  api?: Api | (string & {});
   headers?: Record<string, string>;
   models?: ProviderModelConfig[];
+  /** Streams this provider's models; it receives pi's options (`reasoning`, `apiKey`, `signal`). */
+  streamSimple?: StreamFunction;
 }
 
 /** Options of `sendMessage`. */

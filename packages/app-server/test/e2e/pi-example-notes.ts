@@ -35,11 +35,11 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   "custom-compaction.ts": works("summary from its own complete() call over KnightCode's providers"),
   "custom-footer.ts": inert("footer component"),
   "custom-header.ts": inert("header component"),
-  "custom-provider-anthropic": fails(
-    "registerProvider with its own streamSimple API: KnightCode takes the built-in APIs only",
+  "custom-provider-anthropic": loaded(
+    "its streamSimple provider registers and lists its models; its base URL is fixed to api.anthropic.com, so no turn reaches the mock",
   ),
-  "custom-provider-gitlab-duo": fails(
-    "registerProvider with its own streamSimple API: KnightCode takes the built-in APIs only",
+  "custom-provider-gitlab-duo": loaded(
+    "its streamSimple provider registers and lists its models; it fetches tokens from gitlab.com, so no turn reaches the mock",
   ),
   "dirty-repo-guard.ts": loaded("pi's session_before_switch/fork are not fired by KnightCode"),
   "doom-overlay": inert("overlay game"),
@@ -48,7 +48,9 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   ),
   "dynamic-tools.ts": works("tools registered at session_start and by a command reach the model"),
   "event-bus.ts": loaded("pi.events between extensions of one thread"),
-  "file-trigger.ts": fails("watches /tmp/agent-trigger.txt, which must exist; the warning names it"),
+  "file-trigger.ts": fails(
+    "watches the fixed path /tmp/agent-trigger.txt, which must exist; the warning names it",
+  ),
   "git-checkpoint.ts": loaded("git stash checkpoints on turn_start"),
   "github-issue-autocomplete.ts": inert("editor autocompletion"),
   "handoff.ts": inert("edits the new prompt in ctx.ui.editor"),

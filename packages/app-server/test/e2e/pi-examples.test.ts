@@ -48,7 +48,7 @@ function proves(name: string, title: string, run: () => Promise<void>, timeout =
 }
 
 /** Examples with npm dependencies: loaded from an installed copy by their own tests. */
-const NEEDS_INSTALL = new Set(["sandbox", "with-deps"]);
+const NEEDS_INSTALL = new Set(["custom-provider-anthropic", "sandbox", "with-deps"]);
 
 async function startThread(
   client: AppServerClient,
@@ -410,6 +410,48 @@ describe("pi example extensions on a real app-server child", () => {
       expect(extensionWarnings(warnings).filter((w) => w.message.includes("failed to load"))).toEqual([]);
       await runTurn(server, threadId, "where am I");
       expect(body(server, 1)).toContain(serverCwd);
+    },
+    E2E_TIMEOUT * 2,
+  );
+
+  /** The models a thread's `model/list` shows for one provider. */
+  async function listedModels(server: E2EServer, threadId: string, provider: string): Promise<string[]> {
+    const { models } = await server.client.request("model/list", { threadId });
+    return models
+      .filter((m) => m.provider === provider)
+      .map((m) => m.id)
+      .sort();
+  }
+
+  // Both custom-provider examples talk to fixed hosts (api.anthropic.com; gitlab.com for a
+  // token), so no turn of theirs can reach the mock: the fixture provider of
+  // pi-custom-providers.test.ts proves a turn through a streamSimple of the same shape.
+  test("custom-provider-gitlab-duo: its streamSimple provider registers and lists its models", async () => {
+    await using server = await stdio.start({ extensions: [example("custom-provider-gitlab-duo")] });
+    const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+    expect(extensionWarnings(warnings)).toEqual([]);
+    expect(await listedModels(server, threadId, "gitlab-duo")).toEqual([
+      "claude-haiku-4-5-20251001",
+      "claude-opus-4-5-20251101",
+      "claude-sonnet-4-5-20250929",
+      "gpt-5-codex",
+      "gpt-5-mini-2025-08-07",
+      "gpt-5.1-2025-11-13",
+    ]);
+  });
+
+  test(
+    "custom-provider-anthropic: installed, its streamSimple provider registers and lists its models",
+    async () => {
+      await using setup = await stdio.start({});
+      const installed = await installedCopy("custom-provider-anthropic", join(setup.agent.root, "installed"));
+      await using server = await stdio.start({ extensions: [installed] });
+      const { threadId, warnings } = await startThread(server.client, server.agent.cwd);
+      expect(extensionWarnings(warnings)).toEqual([]);
+      expect(await listedModels(server, threadId, "custom-anthropic")).toEqual([
+        "claude-opus-4-5",
+        "claude-sonnet-4-5",
+      ]);
     },
     E2E_TIMEOUT * 2,
   );

@@ -58,12 +58,23 @@ export function stream(model: Model, context: Context, options?: PiStreamOptions
 }
 
 export const streamSimple = stream;
-export const streamAnthropic = stream;
-export const streamSimpleAnthropic = stream;
-export const streamOpenAIResponses = stream;
-export const streamSimpleOpenAIResponses = stream;
-export const streamOpenAICompletions = stream;
-export const streamSimpleOpenAICompletions = stream;
+
+/**
+ * pi's per-API stream functions speak their wire format whatever `model.api` says: a
+ * provider's own `streamSimple` delegates to them with its model (gitlab-duo does), and
+ * dispatching on its custom api would call that provider again.
+ */
+function streamAs(api: Model["api"]) {
+  return (model: Model, context: Context, options?: PiStreamOptions) =>
+    stream({ ...model, api }, context, options);
+}
+
+export const streamAnthropic = streamAs("anthropic-messages");
+export const streamSimpleAnthropic = streamAnthropic;
+export const streamOpenAIResponses = streamAs("openai-responses");
+export const streamSimpleOpenAIResponses = streamOpenAIResponses;
+export const streamOpenAICompletions = streamAs("openai-completions");
+export const streamSimpleOpenAICompletions = streamOpenAICompletions;
 
 /** A model of KnightCode's built-in catalog; models.json models come from `ctx.modelRegistry`. */
 export function getModel(provider: string, id: string): Model | undefined {
