@@ -76,6 +76,12 @@ export type {
   ProjectTrustSetParams,
   ProjectTrustSetResult,
 } from "./methods/config.ts";
+export type {
+  ExtensionNotifyNotification,
+  ExtensionRequestDialogParams,
+  ExtensionRequestDialogResult,
+  ExtensionStatusChangedNotification,
+} from "./methods/extension-ui.ts";
 export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export type { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
 export type {

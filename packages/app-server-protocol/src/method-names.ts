@@ -60,9 +60,11 @@ export const SERVER_NOTIFICATION_METHODS = [
   "error",
   "serverRequest/cancelled",
   "account/updated",
+  "extension/notify",
+  "extension/statusChanged",
 ] as const;
 
-export const SERVER_REQUEST_METHODS = ["item/toolCall/requestApproval"] as const;
+export const SERVER_REQUEST_METHODS = ["item/toolCall/requestApproval", "extension/requestDialog"] as const;
 
 export type ClientRequestMethod = (typeof CLIENT_REQUEST_METHODS)[number];
 export type ServerNotificationMethod = (typeof SERVER_NOTIFICATION_METHODS)[number];

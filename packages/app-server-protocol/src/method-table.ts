@@ -13,6 +13,12 @@ import {
   ProjectTrustSetParams,
   ProjectTrustSetResult,
 } from "./methods/config.ts";
+import {
+  ExtensionNotifyNotification,
+  ExtensionRequestDialogParams,
+  ExtensionRequestDialogResult,
+  ExtensionStatusChangedNotification,
+} from "./methods/extension-ui.ts";
 import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 import { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
 import {
@@ -159,6 +165,8 @@ export const SERVER_NOTIFICATIONS = {
   error: ErrorNotification,
   "serverRequest/cancelled": ServerRequestCancelledNotification,
   "account/updated": AccountUpdatedNotification,
+  "extension/notify": ExtensionNotifyNotification,
+  "extension/statusChanged": ExtensionStatusChangedNotification,
 } as const satisfies Record<string, TSchema>;
 
 /** Requests the server sends to a client. */
@@ -166,5 +174,9 @@ export const SERVER_REQUESTS = {
   "item/toolCall/requestApproval": {
     params: ItemToolCallRequestApprovalParams,
     result: ItemToolCallRequestApprovalResult,
+  },
+  "extension/requestDialog": {
+    params: ExtensionRequestDialogParams,
+    result: ExtensionRequestDialogResult,
   },
 } as const satisfies Record<string, { params: TSchema; result: TSchema }>;

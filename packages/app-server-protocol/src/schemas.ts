@@ -34,6 +34,12 @@ export {
   ProjectTrustSetParams,
   ProjectTrustSetResult,
 } from "./methods/config.ts";
+export {
+  ExtensionNotifyNotification,
+  ExtensionRequestDialogParams,
+  ExtensionRequestDialogResult,
+  ExtensionStatusChangedNotification,
+} from "./methods/extension-ui.ts";
 export { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export {
   AccountLoginApiKeyParams,

@@ -50,6 +50,8 @@ type State = "new" | "initializing" | "ready" | "closed";
 export class Connection {
   private state: State = "new";
   private optOut = new Set<string>();
+  /** Declared `capabilities.extensionDialogs`: extension dialogs may be routed here. */
+  showsExtensionDialogs = false;
   private readonly accepted = new Map<RequestId, { method: string }>();
   private readonly outstanding = new Map<RequestId, OutstandingRequest>();
   private nextServerRequestId = 1;
@@ -207,6 +209,7 @@ export class Connection {
     }
     const init = validation.value as InitializeParams;
     this.optOut = new Set(init.capabilities?.optOutNotifications ?? []);
+    this.showsExtensionDialogs = init.capabilities?.extensionDialogs === true;
     this.state = "initializing";
     this.sendResponse({ id, result: this.host.initializeResult() });
   }

@@ -15,6 +15,8 @@ export interface InProcessClientOptions extends AppServerOptions {
   server?: AppServer;
   clientInfo?: { name: string; version?: string };
   optOutNotifications?: string[];
+  /** Declare `capabilities.extensionDialogs`: this client shows extension dialogs. */
+  extensionDialogs?: boolean;
   /** Connect without the handshake (for clients that perform it themselves). */
   skipInitialize?: boolean;
 }
@@ -35,8 +37,12 @@ export async function createInProcessClient(options: InProcessClientOptions): Pr
   const client = new AppServerClient(clientSide);
   await server.connect(serverSide, { clientKind: options.clientKind ?? "desktop" });
   await client.connect();
-  const capabilities =
-    options.optOutNotifications === undefined ? {} : { optOutNotifications: options.optOutNotifications };
+  const capabilities = {
+    ...(options.optOutNotifications === undefined
+      ? {}
+      : { optOutNotifications: options.optOutNotifications }),
+    ...(options.extensionDialogs === true ? { extensionDialogs: true } : {}),
+  };
   if (options.skipInitialize !== true) {
     await client.initialize({ clientInfo: options.clientInfo ?? { name: "in-process" }, capabilities });
   }

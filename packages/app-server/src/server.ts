@@ -6,6 +6,7 @@
  */
 import { homedir } from "node:os";
 import type {
+  ExtensionRequestDialogResult,
   ItemToolCallRequestApprovalResult,
   ServerDiagnosticsResult,
   Transport,
@@ -195,6 +196,26 @@ export function createAppServer(options: AppServerOptions): AppServer {
       // the manager may stop listening after cancel; the rejection must not go unhandled
       response.catch(() => {});
       return { response, cancel: () => connection.cancelRequest(sent.id) };
+    },
+    requestExtensionDialog(connectionId, params): OutgoingRequest<ExtensionRequestDialogResult> {
+      const connection = connections.get(connectionId);
+      if (connection === undefined || connection.isClosed) {
+        const response = Promise.reject(new Error(`connection ${connectionId} is gone`));
+        response.catch(() => {});
+        return { response, cancel: () => {} };
+      }
+      const sent = connection.request("extension/requestDialog", params, params.threadId);
+      const response = sent.response.then((value) => {
+        const checked = validateServerRequest("extension/requestDialog", "result", value);
+        // a malformed answer is no answer
+        return checked?.ok ? (checked.value as ExtensionRequestDialogResult) : { value: null };
+      });
+      response.catch(() => {});
+      return { response, cancel: () => connection.cancelRequest(sent.id) };
+    },
+    showsExtensionDialogs(connectionId) {
+      const connection = connections.get(connectionId);
+      return connection !== undefined && !connection.isClosed && connection.showsExtensionDialogs;
     },
     outputReady(connectionIds) {
       // only transports with a pipe behind them (stdio) push back; in-memory ones never wait.

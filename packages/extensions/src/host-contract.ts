@@ -242,6 +242,11 @@ export interface ExtensionHostOptions {
   /** The UI dialogs go to; absent: the no-UI behaviour. */
   ui?: ExtensionUIContext;
   /**
+   * Whether `ui` can answer right now (`ctx.hasUI`), asked each time; absent: a plugged-in
+   * `ui` always can. The thread manager's UI answers only while a subscriber shows dialogs.
+   */
+  uiAvailable?: () => boolean;
+  /**
    * The thread's tool operations (its sandbox when the thread is sandboxed): `exec` runs
    * through them and `ctx.toolOperations()` returns them. Absent: the local backend.
    */

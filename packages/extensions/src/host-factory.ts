@@ -89,15 +89,23 @@ export async function loadExtensionHost(
       ...packages.locations,
     ],
   });
-  const pluggedUI = options.ui ?? runtimeOptions.ui?.(options);
+  // an embedder's own UI wins over the one the host routes over the protocol
+  const embedderUI = runtimeOptions.ui?.(options);
+  const pluggedUI = embedderUI ?? options.ui;
   const ui = pluggedUI ?? createNoUI();
   const leases: CachedFactory[] = [];
   const runner = new ExtensionRunner({
     threadId: options.context.threadId,
     cwd: options.context.cwd,
     mode: options.context.mode,
-    // a plugged-in UI answers dialogs; without one `hasUI` stays what the host says (false)
-    hasUI: options.context.hasUI || pluggedUI !== undefined,
+    // a plugged-in UI answers dialogs (while it says it can); without one `hasUI` stays what the host says
+    get hasUI() {
+      return (
+        options.context.hasUI ||
+        embedderUI !== undefined ||
+        (options.ui !== undefined && (options.uiAvailable?.() ?? true))
+      );
+    },
     ui,
     port: options.thread,
     hookTimeoutMs: hookTimeoutMs(options.settings),

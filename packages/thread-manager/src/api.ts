@@ -11,6 +11,8 @@ import type {
   AppServerError,
   CommandListParams,
   CommandListResult,
+  ExtensionRequestDialogParams,
+  ExtensionRequestDialogResult,
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,
   McpServerListParams,
@@ -86,6 +88,13 @@ export interface ServerRequestPort {
     connectionId: string,
     params: ItemToolCallRequestApprovalParams,
   ): OutgoingRequest<ItemToolCallRequestApprovalResult>;
+  /** Asks one connection an extension's dialog (`extension/requestDialog`). */
+  requestExtensionDialog?(
+    connectionId: string,
+    params: ExtensionRequestDialogParams,
+  ): OutgoingRequest<ExtensionRequestDialogResult>;
+  /** Whether the connection declared `capabilities.extensionDialogs` in `initialize`. */
+  showsExtensionDialogs?(connectionId: string): boolean;
   /**
    * Backpressure: undefined while every one of these connections keeps up with its output,
    * else a promise that settles once they have caught up. A streaming turn awaits it

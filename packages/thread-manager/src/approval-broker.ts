@@ -2,12 +2,10 @@
  * Carries out the approvals package's routing state machine: one subscriber is asked
  * at a time (most recent initiator first); a disconnect or unsubscribe withdraws that
  * attempt and asks the next; nobody left, or an interrupted turn, means cancel. The
- * broker only performs the effects the pure reducer decides.
+ * broker only performs the effects the pure reducer decides. Approvals use it, and so
+ * do extension dialogs (a second broker that only hears of connections able to show them).
  */
-import type {
-  ItemToolCallRequestApprovalParams,
-  ItemToolCallRequestApprovalResult,
-} from "@knightcode/app-server-protocol";
+import type { ItemToolCallRequestApprovalParams } from "@knightcode/app-server-protocol";
 import {
   type ApprovalRouter,
   createApprovalRouter,
@@ -19,17 +17,33 @@ import type { OutgoingRequest, ServerRequestPort } from "./api.ts";
 /** The client's raw answer, or `cancelled` when nobody could answer. */
 export type BrokerAnswer = { kind: "answered"; raw: unknown } | { kind: "cancelled" };
 
-interface Pending {
+interface Pending<P> {
   threadId: string;
-  params: ItemToolCallRequestApprovalParams;
+  params: P;
   resolve: (answer: BrokerAnswer) => void;
-  attempt?: { id: number; connectionId: string; request: OutgoingRequest<ItemToolCallRequestApprovalResult> };
+  attempt?: { id: number; connectionId: string; request: OutgoingRequest<unknown> };
 }
 
-/** Open approval requests of every thread, routed through one router. */
-export class ApprovalBroker {
+/** How a broker sends its kind of request, and what a failed answer counts as. */
+export interface BrokerChannel<P> {
+  send(port: ServerRequestPort, connectionId: string, params: P): OutgoingRequest<unknown>;
+  /** The raw answer an error reply from a connection still there stands for. */
+  failedAnswer: unknown;
+  /** Which connections may be asked at all; absent: every subscriber. */
+  accepts?(port: ServerRequestPort, connectionId: string): boolean;
+}
+
+/** The channel of `item/toolCall/requestApproval`. */
+export const approvalChannel: BrokerChannel<ItemToolCallRequestApprovalParams> = {
+  send: (port, connectionId, params) => port.requestApproval(connectionId, params),
+  // an error answer never grants
+  failedAnswer: { decision: "decline" },
+};
+
+/** Open requests of one kind for every thread, routed through one router. */
+export class RequestBroker<P extends { threadId: string }> {
   private readonly router: ApprovalRouter = createApprovalRouter();
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, Pending<P>>();
   private readonly openByThread = new Map<string, number>();
   private nextKey = 0;
 
@@ -37,6 +51,7 @@ export class ApprovalBroker {
     private readonly port: () => ServerRequestPort | undefined,
     /** Called when a thread's first request opens and when its last one closes. */
     private readonly onOpenChanged: (threadId: string) => void,
+    private readonly channel: BrokerChannel<P>,
   ) {}
 
   /** Whether the thread has a request waiting for a client. */
@@ -46,13 +61,17 @@ export class ApprovalBroker {
 
   /** Tells the router about subscriptions, initiators, departures and closed threads. */
   note(event: Exclude<RouterEvent, { type: "opened" | "answered" | "withdrawn" }>): void {
+    const port = this.port();
+    if ("connectionId" in event && event.type !== "disconnected" && this.channel.accepts) {
+      if (!port || !this.channel.accepts(port, event.connectionId)) return;
+    }
     this.run(this.router.dispatch(event));
   }
 
   /** Asks until someone answers, nobody is left, or `signal` aborts. */
-  ask(params: ItemToolCallRequestApprovalParams, signal: AbortSignal): Promise<BrokerAnswer> {
+  ask(params: P, signal: AbortSignal): Promise<BrokerAnswer> {
     if (!this.port() || signal.aborted) return Promise.resolve({ kind: "cancelled" });
-    const key = `approval-${++this.nextKey}`;
+    const key = `request-${++this.nextKey}`;
     const threadId = params.threadId;
     return new Promise<BrokerAnswer>((resolve) => {
       const onAbort = () => this.run(this.router.dispatch({ type: "withdrawn", key }), "cancel");
@@ -99,13 +118,13 @@ export class ApprovalBroker {
     }
   }
 
-  private send(key: string, pending: Pending, attemptId: number, connectionId: string): void {
+  private send(key: string, pending: Pending<P>, attemptId: number, connectionId: string): void {
     const port = this.port();
     if (!port) {
       pending.resolve({ kind: "cancelled" });
       return;
     }
-    const request = port.requestApproval(connectionId, pending.params);
+    const request = this.channel.send(port, connectionId, pending.params);
     pending.attempt = { id: attemptId, connectionId, request };
     request.response.then(
       (raw) => {
@@ -115,13 +134,16 @@ export class ApprovalBroker {
       },
       () => {
         // The connection closing also rejects; give its departure event a turn to migrate
-        // the attempt first. An error answer from a connection still there never grants.
+        // the attempt first. An error answer from a connection still there counts as the channel's failed answer.
         setImmediate(() => {
           if (pending.attempt?.id !== attemptId) return;
           this.run(this.router.dispatch({ type: "answered", key, attemptId }));
-          pending.resolve({ kind: "answered", raw: { decision: "decline" } });
+          pending.resolve({ kind: "answered", raw: this.channel.failedAnswer });
         });
       },
     );
   }
 }
+
+/** The broker of approval requests. */
+export type ApprovalBroker = RequestBroker<ItemToolCallRequestApprovalParams>;

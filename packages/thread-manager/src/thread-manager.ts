@@ -42,9 +42,10 @@ import type {
   ThreadManagerDiagnostics,
   ThreadManagerEvent,
 } from "./api.ts";
-import { ApprovalBroker } from "./approval-broker.ts";
+import { type ApprovalBroker, approvalChannel, RequestBroker } from "./approval-broker.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands.ts";
+import { type DialogBroker, dialogChannel } from "./extension-dialogs.ts";
 import type { ExtensionTurnActions } from "./extension-port.ts";
 import { type HistoryTurns, historyTurns } from "./history-read.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
@@ -92,6 +93,7 @@ export class ThreadManager implements ThreadManagerApi {
   private readonly dirs: SessionDirectories;
   private readonly locator: SessionLocator;
   private readonly broker: ApprovalBroker;
+  private readonly dialogs: DialogBroker;
   private readonly creation: ThreadCreation;
   private readonly turns: TurnOperations;
   /** The environment every turn runs in (its compaction hooks also summarize tree navigations). */
@@ -109,15 +111,23 @@ export class ThreadManager implements ThreadManagerApi {
     this.models = warmingModelSource(options.models ?? registryModelSource(this.ctx.agentDir, env));
     this.dirs = new SessionDirectories(this.ctx);
     this.locator = new SessionLocator(() => this.dirs.roots());
-    this.broker = new ApprovalBroker(
+    this.broker = new RequestBroker(
       () => this.port,
       (threadId) => this.registry.threads.get(threadId)?.publishStatus(),
+      approvalChannel,
+    );
+    this.dialogs = new RequestBroker(
+      () => this.port,
+      () => {},
+      dialogChannel,
     );
     this.registry = new ThreadRegistry({
       ctx: this.ctx,
       clock: this.clock,
       locator: this.locator,
       broker: this.broker,
+      dialogs: this.dialogs,
+      serverRequests: () => this.port,
       emit: (event) => this.emit(event),
       resolveModel: (ref) => this.resolveModel(ref),
       abortAll: (runtime) => this.turns.abortAll(runtime),
@@ -475,6 +485,7 @@ export class ThreadManager implements ThreadManagerApi {
       }
     }
     this.broker.note({ type: "disconnected", connectionId });
+    this.dialogs.note({ type: "disconnected", connectionId });
   }
 
   /**

@@ -14,9 +14,15 @@ import {
 import { defaultApprovalMode } from "@knightcode/approvals";
 import type { McpHub } from "@knightcode/mcp";
 import { SessionFile } from "@knightcode/session-store";
-import type { Caller, ThreadManagerEvent } from "./api.ts";
+import type { Caller, ServerRequestPort, ThreadManagerEvent } from "./api.ts";
 import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock } from "./clock.ts";
+import {
+  createThreadDialogUI,
+  type DialogBroker,
+  type DialogUIHost,
+  dialogsAvailable,
+} from "./extension-dialogs.ts";
 import {
   type ExtensionHost,
   type ExtensionHostFactory,
@@ -51,6 +57,7 @@ export interface RegistryOptions {
   clock: Clock;
   locator: SessionLocator;
   broker: ApprovalBroker;
+  dialogs: DialogBroker;
   emit(event: ThreadManagerEvent): void;
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
   /** Interrupts a thread's work without waiting (ownership loss). */
@@ -68,6 +75,8 @@ export interface RegistryOptions {
   mcpHub: McpHub;
   /** Further per-thread tool sources, after MCP. */
   toolSources?: readonly ThreadToolSourceFactory[];
+  /** The server's request port (extension dialogs go through it). */
+  serverRequests?(): ServerRequestPort | undefined;
   /** Backpressure of connections' output, from the server. */
   outputReady?(connectionIds: readonly string[]): Promise<void> | undefined;
 }
@@ -87,6 +96,7 @@ export class ThreadRegistry {
     this.host = {
       emit: (event) => options.emit(event),
       broker: options.broker,
+      dialogs: options.dialogs,
       clock: options.clock,
       resolveModel: (ref) => options.resolveModel(ref),
       maybeIdle: (runtime) => this.maybeIdle(runtime),
@@ -227,6 +237,16 @@ export class ThreadRegistry {
           this.reloadExtensions(runtime),
         )
       : undefined;
+    const dialogHost: DialogUIHost = {
+      dialogs: this.options.dialogs,
+      port: () => this.options.serverRequests?.(),
+      runtime: () => {
+        const runtime = this.threads.get(session.id);
+        return runtime && !runtime.closed ? runtime : undefined;
+      },
+      emit: (connectionIds, notification) =>
+        this.options.emit({ audience: "connections", connectionIds, notification }),
+    };
     const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
       context: { threadId: session.id, cwd: session.header.cwd, mode, hasUI: false },
       extensionPaths: this.options.extensionPaths ?? [],
@@ -235,6 +255,8 @@ export class ThreadRegistry {
       trusted: project.trusted,
       projectDir: project.projectDir,
       reason,
+      ui: createThreadDialogUI(session.id, dialogHost),
+      uiAvailable: () => dialogsAvailable(dialogHost),
       ...(port ? { thread: port } : {}),
       ...(toolOperations ? { toolOperations } : {}),
     });
@@ -341,6 +363,7 @@ export class ThreadRegistry {
     runtime.idleTimer?.cancel();
     runtime.idleTimer = undefined;
     this.options.broker.note({ type: "threadClosed", threadId: runtime.id });
+    this.options.dialogs.note({ type: "threadClosed", threadId: runtime.id });
     if (this.threads.get(runtime.id) === runtime) this.threads.delete(runtime.id);
     runtime.session.close();
     this.options.emit({

@@ -28,6 +28,7 @@ import {
 import type { ThreadManagerEvent } from "./api.ts";
 import type { ApprovalBroker } from "./approval-broker.ts";
 import type { Clock, ClockTimer } from "./clock.ts";
+import type { DialogBroker } from "./extension-dialogs.ts";
 import type { ExtensionHost } from "./extension-hooks.ts";
 import { contentText } from "./history-projection.ts";
 import type { LiveTurn } from "./live-turn.ts";
@@ -86,6 +87,8 @@ export interface RunningTurn {
 export interface RuntimeHost {
   emit(event: ThreadManagerEvent): void;
   broker: ApprovalBroker;
+  /** Routes extension dialogs to subscribers that show them. */
+  dialogs: DialogBroker;
   clock: Clock;
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
   /** Called when the thread may have become idle (no subscriber, no work). */
@@ -180,6 +183,7 @@ export class ThreadRuntime {
     if (at >= 0) this.subscribers.splice(at, 1);
     this.subscribers.push(connectionId);
     this.host.broker.note({ type: "subscribed", threadId: this.id, connectionId });
+    this.host.dialogs.note({ type: "subscribed", threadId: this.id, connectionId });
     this.idleTimer?.cancel();
     this.idleTimer = undefined;
     return at < 0;
@@ -191,6 +195,7 @@ export class ThreadRuntime {
     if (at < 0) return false;
     this.subscribers.splice(at, 1);
     this.host.broker.note({ type: "unsubscribed", threadId: this.id, connectionId });
+    this.host.dialogs.note({ type: "unsubscribed", threadId: this.id, connectionId });
     this.host.maybeIdle(this);
     return true;
   }
@@ -198,6 +203,7 @@ export class ThreadRuntime {
   /** Records who initiated work, for approval routing. */
   noteInitiator(connectionId: string): void {
     this.host.broker.note({ type: "initiated", threadId: this.id, connectionId });
+    this.host.dialogs.note({ type: "initiated", threadId: this.id, connectionId });
   }
 
   /** Busy: a turn runs, a start is in its hooks, or settings/compaction hold admission. */

@@ -8,6 +8,11 @@ export const InitializeParams = Type.Object({
     Type.Object({
       /** Notification methods this connection does not want; unknown names are tolerated. */
       optOutNotifications: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_OPT_OUT_NOTIFICATIONS })),
+      /**
+       * The client shows extension dialogs (`extension/requestDialog`) and display calls
+       * (`extension/notify`, `extension/statusChanged`). Absent or false: it gets none.
+       */
+      extensionDialogs: Type.Optional(Type.Boolean()),
     }),
   ),
 });

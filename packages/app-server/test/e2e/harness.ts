@@ -261,6 +261,7 @@ const inProcess: Target = {
       ...(options.init?.capabilities?.optOutNotifications === undefined
         ? {}
         : { optOutNotifications: options.init.capabilities.optOutNotifications }),
+      ...(options.init?.capabilities?.extensionDialogs === true ? { extensionDialogs: true } : {}),
     });
     const server: AppServer = first.server;
     // the client's side of the in-memory pair: watch everything the server sends, and send raw
@@ -296,6 +297,7 @@ const inProcess: Target = {
           ...(init?.capabilities?.optOutNotifications === undefined
             ? {}
             : { optOutNotifications: init.capabilities.optOutNotifications }),
+          ...(init?.capabilities?.extensionDialogs === true ? { extensionDialogs: true } : {}),
         });
         return extra.client;
       },

@@ -1,0 +1,47 @@
+/**
+ * Extension dialogs and display calls (`ctx.ui`). Only connections that declared
+ * `capabilities.extensionDialogs` in `initialize` get them; without such a subscriber a
+ * thread's dialogs answer at once with their no-answer value.
+ */
+import Type, { type Static } from "typebox";
+
+/** Server request: an extension asks the user something. One subscriber is asked at a time. */
+export const ExtensionRequestDialogParams = Type.Object({
+  threadId: Type.String(),
+  /** The running turn, or null when the dialog was opened outside one. */
+  turnId: Type.Union([Type.String(), Type.Null()]),
+  kind: Type.Union([Type.Literal("select"), Type.Literal("confirm"), Type.Literal("input")]),
+  title: Type.String(),
+  /** `confirm`: the question's body. */
+  message: Type.Optional(Type.String()),
+  /** `select`: the choices; the answer must be one of them. */
+  options: Type.Optional(Type.Array(Type.String())),
+  /** `input`: the hint shown in the empty field. */
+  placeholder: Type.Optional(Type.String()),
+});
+export type ExtensionRequestDialogParams = Static<typeof ExtensionRequestDialogParams>;
+
+/**
+ * The user's answer: a string for `select`/`input`, a boolean for `confirm`, null when
+ * the user dismissed the dialog. An answer of the wrong type counts as no answer.
+ */
+export const ExtensionRequestDialogResult = Type.Object({
+  value: Type.Union([Type.String(), Type.Boolean(), Type.Null()]),
+});
+export type ExtensionRequestDialogResult = Static<typeof ExtensionRequestDialogResult>;
+
+/** `ctx.ui.notify`: a message for the user. */
+export const ExtensionNotifyNotification = Type.Object({
+  threadId: Type.String(),
+  message: Type.String(),
+  type: Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")]),
+});
+export type ExtensionNotifyNotification = Static<typeof ExtensionNotifyNotification>;
+
+/** `ctx.ui.setStatus`: a keyed status line; `text: null` removes it. */
+export const ExtensionStatusChangedNotification = Type.Object({
+  threadId: Type.String(),
+  key: Type.String(),
+  text: Type.Union([Type.String(), Type.Null()]),
+});
+export type ExtensionStatusChangedNotification = Static<typeof ExtensionStatusChangedNotification>;
