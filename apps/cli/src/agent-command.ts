@@ -48,6 +48,8 @@ export async function runAgent(options: AgentOptions): Promise<number> {
       ...(sessionDir === undefined ? {} : { sessionDir }),
       noSession: options.noSession,
       clientName: interactive ? "knightcode-tui" : "knightcode-print",
+      // nobody answers in print mode: its extensions keep the no-UI answers
+      extensionDialogs: interactive,
       ...(options.sandbox === "tools" ? { sandbox: true } : {}),
     });
   if (interactive) {

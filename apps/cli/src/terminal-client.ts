@@ -20,6 +20,8 @@ export interface TerminalClientOptions {
   clientName: string;
   /** `--sandbox`: each thread's tools run in its own bubblewrap sandbox. */
   sandbox?: boolean;
+  /** The interactive UI shows extension dialogs (`capabilities.extensionDialogs`); print mode does not. */
+  extensionDialogs?: boolean;
 }
 
 /** A connected client plus the teardown that flushes sessions and releases the host. */
@@ -46,6 +48,7 @@ export async function connectTerminalClient(options: TerminalClientOptions): Pro
   const connection = await createInProcessClient({
     ...host.serverOptions,
     clientKind: "terminal",
+    ...(options.extensionDialogs === true ? { extensionDialogs: true } : {}),
     clientInfo: { name: options.clientName, version: "0.1.0" },
   });
   let closing: Promise<void> | undefined;

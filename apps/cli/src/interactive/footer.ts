@@ -47,8 +47,12 @@ export function footerLines(
 export class Footer implements Block {
   thread: Thread | undefined;
   usage: TokenUsage | undefined;
+  /** Extension status lines (`ctx.ui.setStatus`), by key. */
+  readonly statuses = new Map<string, string>();
   constructor(private readonly cwd: string) {}
   render(width: number): string[] {
-    return footerLines(this.cwd, this.thread, this.usage, width);
+    const lines = footerLines(this.cwd, this.thread, this.usage, width);
+    if (this.statuses.size === 0) return lines;
+    return [...lines, fitLine(style.muted([...this.statuses.values()].join(" · ")), width)];
   }
 }

@@ -9,6 +9,7 @@ import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-promp
 import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
+import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-dialog.ts";
 import { Footer } from "./footer.ts";
 import { SessionView } from "./session-view.ts";
 import { runShell } from "./shell-command.ts";
@@ -75,6 +76,22 @@ export class InteractiveApp {
       this.checkpointTaken = false;
     });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
+    client.onRequest("extension/requestDialog", async (params, { signal }) => {
+      const answer = await this.ask(dialogTitle(params), dialogChoices(params), {
+        signal,
+        textOnly: params.kind === "input",
+      });
+      return dialogAnswer(params, answer);
+    });
+    client.onNotification("extension/notify", (params) => {
+      if (params.threadId === this.session.threadId) this.view.note(notice(params));
+    });
+    client.onNotification("extension/statusChanged", (params) => {
+      if (params.threadId !== this.session.threadId) return;
+      if (params.text === null) this.footer.statuses.delete(params.key);
+      else this.footer.statuses.set(params.key, params.text);
+      changed();
+    });
   }
 
   /** Ends the app with `code`. */
@@ -87,13 +104,16 @@ export class InteractiveApp {
   ask(
     title: string,
     choices: Choice[],
-    options: { signal?: AbortSignal; searchable?: boolean } = {},
+    options: { signal?: AbortSignal; searchable?: boolean; textOnly?: boolean } = {},
   ): Promise<ChoiceAnswer> {
     const { signal } = options;
     const shown = this.prompts.then(async () => {
       if (signal?.aborted) return { cancelled: true } as const;
       const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender(), options.searchable);
       signal?.addEventListener("abort", () => prompt.cancel(), { once: true });
+      const only = choices[0];
+      if (options.textOnly === true && only?.askText !== undefined)
+        prompt.openText(only.value, only.askText, true);
       this.screen.status.add(prompt);
       this.screen.focus(prompt);
       this.screen.requestRender();

@@ -66,15 +66,23 @@ export class ChoicePrompt implements Block, Focusable {
         this.settle({ value: item.value });
         return;
       }
-      this.textQuestion = choice.askText;
-      this.input = new Input();
-      this.input.focused = true;
-      this.input.onSubmit = (text) => this.settle({ value: item.value, text });
-      this.input.onEscape = () => this.settle({ value: item.value, text: "" });
-      this.onChange();
+      this.openText(item.value, choice.askText);
     };
     list.onCancel = () => this.settle({ cancelled: true });
     return list;
+  }
+
+  /**
+   * Shows the text question of choice `value` at once (an extension's `input` dialog has
+   * nothing to choose). Esc answers an empty text, or cancels when `escapeCancels`.
+   */
+  openText(value: string, question: string, escapeCancels = false): void {
+    this.textQuestion = question;
+    this.input = new Input();
+    this.input.focused = true;
+    this.input.onSubmit = (text) => this.settle({ value, text });
+    this.input.onEscape = () => this.settle(escapeCancels ? { cancelled: true } : { value, text: "" });
+    this.onChange();
   }
 
   private setQuery(query: string): void {

@@ -1,0 +1,60 @@
+/**
+ * Extension dialogs in the real `knightcode` binary in a pseudo-terminal: the CLI declares
+ * `capabilities.extensionDialogs`, so `ctx.hasUI` is true and each dialog is an inline
+ * prompt; Esc answers the no-answer value. Print mode declares nothing: no one is asked.
+ */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
+import { KEYS, PtySession } from "./support/pty-session.ts";
+
+const EXTENSION = join(import.meta.dir, "fixtures", "dialogs-extension.ts");
+
+describe("extension dialogs in the terminal", () => {
+  test("confirm, select and input are inline prompts; notify and setStatus show", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/ask");
+    const confirm = await tty.waitFor("Deploy now?");
+    expect(confirm).toContain("Ship it to production");
+    expect(confirm).toMatch(/Yes[\s\S]*No/);
+    tty.write(KEYS.enter);
+    await tty.waitFor("Pick a colour");
+    tty.write(KEYS.down);
+    tty.write(KEYS.enter);
+    await tty.waitFor("Your name");
+    await tty.waitFor("e.g. Ada");
+    tty.type("Grace");
+    const screen = await tty.waitFor("answers hasUI=true confirmed=true choice=green text=Grace");
+    expect(screen).toContain("status: asked");
+    expect(env.mock.requests.length).toBe(0);
+  }, 30_000);
+
+  test("Esc on a tool's confirm answers false, and the model reads that", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(
+      toolCallReply({ name: "ask_user", arguments: { question: "Proceed with the plan?" } }),
+      textReply("Fine, not proceeding."),
+    );
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("do the plan");
+    await tty.waitFor("Proceed with the plan?");
+    tty.write(KEYS.escape);
+    await tty.waitFor("Fine, not proceeding.");
+    expect(requestText(env.mock.requests[1]!.body)).toContain("confirmed: false, hasUI: true");
+  }, 30_000);
+
+  test("print mode has no UI: the dialogs answer at once with their no-answer values", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(
+      toolCallReply({ name: "ask_user", arguments: { question: "Proceed?" } }),
+      textReply("done"),
+    );
+    const run = await runCli(["-e", EXTENSION, "-p", "go"], { cwd: env.agent.cwd, env: env.env });
+    expect(run.code).toBe(0);
+    expect(requestText(env.mock.requests[1]!.body)).toContain("confirmed: false, hasUI: false");
+  }, 30_000);
+});
