@@ -76,6 +76,18 @@ describe("wire corpus", () => {
       expect(validateServerRequest("item/toolCall/requestApproval", "result", value)?.ok).toBe(false);
   });
 
+  test("extension/requestDialog params and results: a kind it knows, a string, boolean or null answer", () => {
+    const cases = serverRequests["extension/requestDialog"]!;
+    for (const params of cases.valid)
+      expect(validateServerRequest("extension/requestDialog", "params", params)?.ok).toBe(true);
+    for (const params of cases.invalid)
+      expect(validateServerRequest("extension/requestDialog", "params", params)?.ok).toBe(false);
+    for (const value of cases.results ?? [])
+      expect(validateServerRequest("extension/requestDialog", "result", value)?.ok).toBe(true);
+    for (const value of cases.invalidResults ?? [])
+      expect(validateServerRequest("extension/requestDialog", "result", value)?.ok).toBe(false);
+  });
+
   test("invalid params report the failing path", () => {
     expect(validateRequestParams("thread/list", { limit: 0 })).toEqual({
       ok: false,
