@@ -12,6 +12,22 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
 }
 
 describe("built-in commands in the terminal", () => {
+  test("/reload goes to the server's built-in: the extensions shut down and start again with reason reload", async () => {
+    await using env = await mockedAgent();
+    const extension = join(import.meta.dir, "fixtures", "lifecycle-notes.ts");
+    await using tty = new PtySession(["-e", extension], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/reload");
+    const screen = await tty.waitFor("Reloaded the extensions.");
+    expect(screen).toContain("lifecycle session_shutdown reload");
+    expect(screen).toContain("lifecycle session_start reload");
+    expect(screen.indexOf("lifecycle session_shutdown reload")).toBeLessThan(
+      screen.indexOf("lifecycle session_start reload"),
+    );
+    // a command, not a model turn
+    expect(env.mock.requests.length).toBe(0);
+  }, 30_000);
+
   test("/resume picks an earlier session of this project by search, and the conversation continues there", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(textReply("noted zebra"), textReply("noted yak"));

@@ -21,7 +21,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "session", description: "Show the session file, ID, counts and usage" },
   { name: "model", description: "Pick the model" },
   { name: "settings", description: "Change common settings" },
-  { name: "reload", description: "Reopen the session (re-reads extensions, context files, settings)" },
+  { name: "reload", description: "Reload the extensions (shut down, then load again from their sources)" },
   { name: "usage", description: "Show token usage and cost" },
   { name: "tree", description: "Continue from before an earlier message (any branch)" },
   { name: "undo", description: "Restore the files the last turn changed" },
@@ -86,9 +86,10 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
       return true;
     case "reload":
       if (threadId === undefined) return true;
-      await app.client.request("thread/unsubscribe", { threadId });
-      await switchThread(app, threadId);
-      app.view.note(style.muted("Reloaded."));
+      // the server's built-in: session_shutdown, a fresh load, session_start (reason
+      // reload) on the loaded thread; load problems come back as warning notifications
+      await app.client.request("turn/start", { threadId, text: "/reload" });
+      app.view.note(style.muted("Reloaded the extensions."));
       return true;
     case "undo": {
       const { undoLastTurn } = await import("./undo.ts");
