@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { textReply, toolCallReply } from "@knightcode/testkit";
@@ -158,16 +158,20 @@ describe("knightcode -p (print mode)", () => {
 
   test("--no-session writes nothing: no transcript in the agent dir, the project or a temp folder", async () => {
     await using env = await mockedAgent();
-    const scratchBefore = readdirSync(tmpdir()).filter((n) => n.startsWith("knightcode-no-session-"));
+    // The child's temp folder is private to this test, so other processes' scratch
+    // folders in the shared /tmp cannot make the check pass or fail.
+    const privateTmp = mkdtempSync(join(tmpdir(), "kc-no-session-tmp-"));
     const agentBefore = readdirSync(env.agent.agentDir, { recursive: true }).sort();
     env.mock.enqueue(toolCallReply({ name: "ls", arguments: {} }), textReply("ephemeral"));
-    const run = await runCli(["-p", "--no-session", "hi"], { cwd: env.agent.cwd, env: env.env });
+    const run = await runCli(["-p", "--no-session", "hi"], {
+      cwd: env.agent.cwd,
+      env: { ...env.env, TMPDIR: privateTmp },
+    });
     expect(run).toEqual({ stdout: "ephemeral\n", stderr: "", code: 0 });
     expect(readdirSync(env.agent.agentDir, { recursive: true }).sort()).toEqual(agentBefore);
     expect(readdirSync(env.agent.cwd)).toEqual([]);
-    expect(readdirSync(tmpdir()).filter((n) => n.startsWith("knightcode-no-session-"))).toEqual(
-      scratchBefore,
-    );
+    expect(readdirSync(privateTmp).filter((n) => n.startsWith("knightcode-no-session-"))).toEqual([]);
+    rmSync(privateTmp, { recursive: true, force: true });
     // and -c afterwards finds nothing to continue: a fresh thread without the earlier prompt
     env.mock.enqueue(textReply("fresh"));
     const cont = await runCli(["-p", "-c", "anything?"], { cwd: env.agent.cwd, env: env.env });
