@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MOCK_PROVIDERS, textReply, toolCallReply } from "@knightcode/testkit";
+import {
+  filesystemServer,
+  MOCK_PROVIDERS,
+  missingCommandServer,
+  textReply,
+  toolCallReply,
+} from "@knightcode/testkit";
 import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
@@ -12,6 +18,33 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
 }
 
 describe("built-in commands in the terminal", () => {
+  test("/mcp lists the thread's MCP servers from mcpServer/list: state, origin, tools, and why one failed", async () => {
+    await using env = await mockedAgent();
+    writeFileSync(
+      join(env.agent.agentDir, "settings.json"),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(env.agent.agentDir, "settings.json"), "utf8")),
+        mcpServers: { files: filesystemServer(env.agent.cwd), ghost: missingCommandServer() },
+      }),
+    );
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/mcp");
+    const screen = await tty.waitFor("MCP servers");
+    expect(screen).toMatch(/files stdio · global ready/);
+    expect(screen).toContain("mcp__files__read_text_file");
+    expect(screen).toMatch(/ghost stdio · global failed/);
+    expect(screen).toContain("command not found: knightcode-test-no-such-mcp-server");
+  }, 30_000);
+
+  test("/mcp without servers says so", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/mcp");
+    await tty.waitFor("No MCP servers are configured for this thread.");
+  }, 30_000);
+
   test("/reload goes to the server's built-in: the extensions shut down and start again with reason reload", async () => {
     await using env = await mockedAgent();
     const extension = join(import.meta.dir, "fixtures", "lifecycle-notes.ts");

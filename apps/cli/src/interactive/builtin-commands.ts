@@ -23,6 +23,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "settings", description: "Change common settings" },
   { name: "reload", description: "Reload the extensions (shut down, then load again from their sources)" },
   { name: "usage", description: "Show token usage and cost" },
+  { name: "mcp", description: "List this thread's MCP servers, their state and tools" },
   { name: "tree", description: "Continue from before an earlier message (any branch)" },
   { name: "undo", description: "Restore the files the last turn changed" },
   { name: "quit", description: "Exit knightcode" },
@@ -81,6 +82,12 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
     case "usage":
       showUsage(app);
       return true;
+    case "mcp": {
+      if (threadId === undefined) return true;
+      const { showMcpServers } = await import("./mcp-command.ts");
+      await showMcpServers(app, threadId);
+      return true;
+    }
     case "settings":
       await openSettings(app);
       return true;
