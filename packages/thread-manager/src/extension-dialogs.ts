@@ -3,8 +3,8 @@
  * `extension/requestDialog` (one subscriber able to show dialogs is asked at a time, the
  * way approvals are routed), `notify`/`setStatus` become notifications for those
  * subscribers. A dialog answers with its no-answer value (undefined/false) at once when
- * no such subscriber is there, and when it is withdrawn: the running turn is
- * interrupted, the extension's own signal aborts, or its timeout passes.
+ * no such subscriber is there, and when it is withdrawn: the running turn (or the
+ * command that opened it) is interrupted, the extension's own signal aborts, or its timeout passes.
  */
 import type {
   ExtensionRequestDialogParams,
@@ -58,10 +58,14 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
     opts: ExtensionUIDialogOptions | undefined,
   ): Promise<ExtensionRequestDialogResult["value"]> => {
     if (!dialogsAvailable(host)) return null;
-    const running = host.runtime()?.running;
-    const signals = [running?.controller.signal, opts?.signal].filter(
-      (s): s is AbortSignal => s !== undefined,
-    );
+    const runtime = host.runtime();
+    const running = runtime?.running;
+    // a command (or an input hook) has no running turn yet: its pending start's signal stands in
+    const signals = [
+      running?.controller.signal,
+      runtime?.pendingStart?.controller.signal,
+      opts?.signal,
+    ].filter((s): s is AbortSignal => s !== undefined);
     if (opts?.timeout !== undefined && opts.timeout > 0) signals.push(AbortSignal.timeout(opts.timeout));
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
     const answer = await host.dialogs.ask({ threadId, turnId: running?.live.id ?? null, ...dialog }, signal);

@@ -73,7 +73,7 @@ export async function runSlashCommand(
   runtime.subscribe(req.caller.connectionId);
   runtime.noteInitiator(req.caller.connectionId);
   runtime.admit("command");
-  const pending = { cancelled: false };
+  const pending = { cancelled: false, controller: new AbortController() };
   runtime.pendingStart = pending;
   try {
     await extension.runCommand(command.name, command.args);

@@ -51,6 +51,8 @@ export interface QueuedInput {
 /** A start still in its input hooks; interrupt marks it cancelled. */
 export interface PendingStart {
   cancelled: boolean;
+  /** Aborted with the cancel: extension dialogs opened by the hooks or the command close. */
+  controller: AbortController;
 }
 
 /** The turn running now. */

@@ -214,7 +214,10 @@ export class TurnOperations {
 
   /** Cancels a start in its hooks and interrupts the running turn, without waiting. */
   abortAll(runtime: ThreadRuntime): void {
-    if (runtime.pendingStart) runtime.pendingStart.cancelled = true;
+    if (runtime.pendingStart) {
+      runtime.pendingStart.cancelled = true;
+      runtime.pendingStart.controller.abort();
+    }
     const running = runtime.running;
     if (!running || running.interrupted) return;
     running.interrupted = true;

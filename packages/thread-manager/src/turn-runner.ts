@@ -176,7 +176,7 @@ export async function startTurn(
   model: Model,
 ): Promise<"started" | "handled" | "cancelled"> {
   runtime.admit("turn");
-  const pending = { cancelled: false };
+  const pending = { cancelled: false, controller: new AbortController() };
   runtime.pendingStart = pending;
   let text = input.text;
   let images = input.images;

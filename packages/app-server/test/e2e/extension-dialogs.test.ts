@@ -88,6 +88,36 @@ for (const target of TARGETS) {
     );
 
     test(
+      "interrupting a command's dialog cancels it and the dialogs after it; the command's start answers cancelled",
+      async () => {
+        await using server = await target.start({ extensions: [DIALOGS], init: WITH_DIALOGS });
+        const { threadId, path } = await startThread(server.client, server.agent.cwd);
+        const kinds: string[] = [];
+        let asked: () => void = () => {};
+        const opened = new Promise<void>((resolve) => {
+          asked = resolve;
+        });
+        server.client.onRequest("extension/requestDialog", (params) => {
+          kinds.push(params.kind);
+          asked();
+          return new Promise<never>(() => {});
+        });
+        const start = server.client.request("turn/start", { threadId, text: "/ask" });
+        await opened;
+        const cancelled = server.nextMessage((m) => m.method === "serverRequest/cancelled");
+        await server.client.request("turn/interrupt", { threadId });
+        await cancelled;
+        expect((await start).status).toBe("cancelled");
+        // only the first dialog reached the client; the later ones answered at once
+        expect(kinds).toEqual(["confirm"]);
+        expect(customEntries(path, "dialog_answers")).toEqual([
+          { hasUI: true, confirmed: false, choice: null, text: null },
+        ]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "without the capability: no request and no display notification; dialogs answer undefined/false and hasUI is false",
       async () => {
         await using server = await target.start({ extensions: [DIALOGS] });
