@@ -29,7 +29,7 @@ export class TextBlock implements Block {
   }
 }
 
-const markdownTheme: MarkdownTheme = {
+export const markdownTheme: MarkdownTheme = {
   heading: (t) => style.bold(style.accent(t)),
   link: (t) => style.underline(style.accent(t)),
   linkUrl: (t) => style.muted(t),
@@ -47,21 +47,61 @@ const markdownTheme: MarkdownTheme = {
   highlightCode,
 };
 
-/** Markdown, re-rendered as its text grows (the library caches per text and width). */
+/**
+ * A single line of prose with no markdown syntax in it: it starts with a letter, holds only
+ * letters, digits, spaces and punctuation marked reads as text, and no autolink (`www.`;
+ * `:` and `@` are excluded). Markdown renders it as one plain paragraph.
+ */
+const PLAIN_PROSE = /^[A-Za-z][A-Za-z0-9 ,.;'?()-]*$/;
+const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(text);
+
+/**
+ * Markdown, re-rendered as its text grows (the library caches per text and width).
+ *
+ * A streamed reply is re-rendered every frame; marked's block lexer rescans the whole
+ * growing paragraph each time, which made a long reply's frames cost more the longer
+ * it got. Plain prose (see `isPlainProse`) skips the lexer: it renders exactly as the
+ * library renders a plain paragraph (styled, wrapped, padded to the width); a test
+ * checks the two agree.
+ */
 export class MarkdownBlock implements Block {
   private readonly inner: Markdown;
+  private readonly color: ((text: string) => string) | undefined;
+  private text: string;
+  private plain: { text: string; width: number; lines: string[] } | undefined;
   constructor(text = "", options: { dim?: boolean } = {}) {
-    this.inner = new Markdown(text, 0, 0, markdownTheme, options.dim ? { color: style.dim } : undefined);
+    this.color = options.dim ? style.dim : undefined;
+    this.text = text;
+    this.inner = new Markdown(text, 0, 0, markdownTheme, this.color ? { color: this.color } : undefined);
   }
   setText(text: string): void {
+    this.text = text;
     this.inner.setText(text);
   }
   render(width: number): string[] {
-    return this.inner.render(width);
+    if (!isPlainProse(this.text)) return this.inner.render(width);
+    if (this.plain?.text !== this.text || this.plain.width !== width) {
+      this.plain = { text: this.text, width, lines: renderPlainParagraph(this.text, width, this.color) };
+    }
+    return this.plain.lines;
   }
   invalidate(): void {
+    this.plain = undefined;
     this.inner.invalidate();
   }
+}
+
+/** What pi-tui's Markdown draws for one plain paragraph: styled, wrapped, padded to `width`. */
+export function renderPlainParagraph(
+  text: string,
+  width: number,
+  color?: (text: string) => string,
+): string[] {
+  const contentWidth = Math.max(1, width);
+  const lines = wrapTextWithAnsi(color ? color(text) : text, contentWidth).map(
+    (line) => line + " ".repeat(Math.max(0, width - visibleWidth(line))),
+  );
+  return lines.length > 0 ? lines : [""];
 }
 
 /** Cuts a styled line to `width` columns. */
