@@ -9,8 +9,7 @@ export type {
   ThreadManagerEvent,
 } from "./api.ts";
 export { type Clock, type ClockTimer, ManualClock, systemClock } from "./clock.ts";
-export { BUILTIN_COMMANDS, TERMINAL_ONLY_COMMANDS } from "./commands.ts";
-export { createCompactionWiring, currentContextTokens, noCompaction } from "./compaction-wiring.ts";
+export { BUILTIN_COMMANDS, TERMINAL_ONLY_COMMANDS } from "./commands/commands.ts";
 export {
   callHook,
   type ExtensionContext,
@@ -19,8 +18,7 @@ export {
   type ExtensionHostFactory,
   type InputHookResult,
   noopExtensionHostFactory,
-} from "./extension-hooks.ts";
-export { fileChangesOf, validateFileChanges } from "./file-changes.ts";
+} from "./extensions/extension-hooks.ts";
 export {
   contentText,
   type DeclinedResultDetails,
@@ -31,8 +29,8 @@ export {
   projectTurnGroup,
   projectTurns,
   turnSummary,
-} from "./history-projection.ts";
-export { MAX_IMAGE_BYTES, resolveImages, sniffImageType } from "./image-inputs.ts";
+} from "./history/history-projection.ts";
+export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export {
   demoModelSource,
   type ModelSource,
@@ -40,9 +38,8 @@ export {
   staticModelSource,
   toProtocolModel,
   warmingModelSource,
-} from "./model-source.ts";
-export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
-export { IDLE_UNLOAD_MS } from "./thread-registry.ts";
+} from "./threads/model-source.ts";
+export { IDLE_UNLOAD_MS } from "./threads/thread-registry.ts";
 export {
   isolatedToolBackendFactory,
   shellEnvironmentAllow,
@@ -50,12 +47,15 @@ export {
   type ToolBackendFactory,
   type ToolBackendRequest,
   type ToolIsolationOptions,
-} from "./tool-backend.ts";
+} from "./tools/tool-backend.ts";
 export {
   collectTools,
   type ThreadToolSource,
   type ThreadToolSourceFactory,
   type ToolSourceContext,
-} from "./tool-sources.ts";
-export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turn-error.ts";
-export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turn-runner.ts";
+} from "./tools/tool-sources.ts";
+export { createCompactionWiring, currentContextTokens, noCompaction } from "./turns/compaction-wiring.ts";
+export { fileChangesOf, validateFileChanges } from "./turns/file-changes.ts";
+export { MAX_IMAGE_BYTES, resolveImages, sniffImageType } from "./turns/image-inputs.ts";
+export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turns/turn-error.ts";
+export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turns/turn-runner.ts";

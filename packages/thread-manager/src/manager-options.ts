@@ -3,11 +3,11 @@ import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { StreamFunction } from "@knightcode/ai";
 import type { McpHub } from "@knightcode/mcp";
 import type { Clock } from "./clock.ts";
-import type { ExtensionHostFactory } from "./extension-hooks.ts";
-import type { ModelSource } from "./model-source.ts";
-import type { ToolBackendFactory } from "./tool-backend.ts";
-import type { ThreadToolSourceFactory } from "./tool-sources.ts";
-import type { CompactionHooks } from "./turn-runner.ts";
+import type { ExtensionHostFactory } from "./extensions/extension-hooks.ts";
+import type { ModelSource } from "./threads/model-source.ts";
+import type { ToolBackendFactory } from "./tools/tool-backend.ts";
+import type { ThreadToolSourceFactory } from "./tools/tool-sources.ts";
+import type { CompactionHooks } from "./turns/turn-runner.ts";
 
 /** How a ThreadManager is built; every field has a production default. */
 export interface ThreadManagerOptions {

@@ -42,35 +42,35 @@ import type {
   ThreadManagerDiagnostics,
   ThreadManagerEvent,
 } from "./api.ts";
-import { type ApprovalBroker, approvalChannel, RequestBroker } from "./approval-broker.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands.ts";
-import { type DialogBroker, dialogChannel } from "./extension-dialogs.ts";
-import type { ExtensionTurnActions } from "./extension-port.ts";
-import { type HistoryTurns, historyTurns } from "./history-read.ts";
+import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands/commands.ts";
+import { type DialogBroker, dialogChannel } from "./extensions/extension-dialogs.ts";
+import type { ExtensionTurnActions } from "./extensions/extension-port.ts";
+import { type HistoryTurns, historyTurns } from "./history/history-read.ts";
+import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./history/response-budget.ts";
+import { navigateSessionTree, readSessionTree } from "./history/session-tree.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
 import {
   type ModelSource,
   registryModelSource,
   toProtocolModel,
   warmingModelSource,
-} from "./model-source.ts";
-import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./response-budget.ts";
-import { SessionDirectories } from "./session-dirs.ts";
-import { type LocatedSession, SessionLocator } from "./session-locator.ts";
-import { navigateSessionTree, readSessionTree } from "./session-tree.ts";
-import { sessionDamageWarnings } from "./session-warnings.ts";
-import { applySettingsUpdate } from "./settings-update.ts";
-import { ArchiveOperations } from "./thread-archive.ts";
-import { ThreadCreation } from "./thread-creation.ts";
-import { type LoaderContext, readProjectSettings, requireDirectory } from "./thread-loader.ts";
-import { ThreadRegistry } from "./thread-registry.ts";
-import type { ThreadRuntime } from "./thread-runtime.ts";
-import { summaryOf, unloadedThread } from "./thread-views.ts";
-import { threadToolBackendFactory } from "./tool-backend.ts";
-import { createTurnEnvironment } from "./turn-environment.ts";
-import { TurnOperations } from "./turn-operations.ts";
-import type { TurnEnvironment } from "./turn-runner.ts";
+} from "./threads/model-source.ts";
+import { SessionDirectories } from "./threads/session-dirs.ts";
+import { type LocatedSession, SessionLocator } from "./threads/session-locator.ts";
+import { sessionDamageWarnings } from "./threads/session-warnings.ts";
+import { applySettingsUpdate } from "./threads/settings-update.ts";
+import { ArchiveOperations } from "./threads/thread-archive.ts";
+import { ThreadCreation } from "./threads/thread-creation.ts";
+import { type LoaderContext, readProjectSettings, requireDirectory } from "./threads/thread-loader.ts";
+import { ThreadRegistry } from "./threads/thread-registry.ts";
+import type { ThreadRuntime } from "./threads/thread-runtime.ts";
+import { summaryOf, unloadedThread } from "./threads/thread-views.ts";
+import { threadToolBackendFactory } from "./tools/tool-backend.ts";
+import { type ApprovalBroker, approvalChannel, RequestBroker } from "./turns/approval-broker.ts";
+import { createTurnEnvironment } from "./turns/turn-environment.ts";
+import { TurnOperations } from "./turns/turn-operations.ts";
+import type { TurnEnvironment } from "./turns/turn-runner.ts";
 import { wire } from "./wire-errors.ts";
 
 export type { ThreadManagerOptions };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type AssistantMessage, emptyUsage } from "@knightcode/ai";
 import type { SessionEntry } from "@knightcode/session-store";
-import { projectHistory, projectTurns, turnSummary } from "../src/history-projection.ts";
+import { projectHistory, projectTurns, turnSummary } from "../src/history/history-projection.ts";
 
 let seq = 0;
 function id(): string {

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { projectDirName, SessionFile, sessionsRoot } from "@knightcode/session-store";
 import { textReply } from "@knightcode/testkit";
-import { remapBranch } from "../src/session-creation.ts";
+import { remapBranch } from "../src/threads/session-creation.ts";
 import { createHarness } from "./support/harness.ts";
 
 /** Counts `fsyncSync` calls (files and directories) made while `run` runs. */

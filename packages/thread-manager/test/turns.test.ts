@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { textReply, toolCallReply } from "@knightcode/testkit";
 import { type ExtensionHostFactory, IDLE_UNLOAD_MS } from "../src/index.ts";
-import { type PromptSources, PromptSourcesCache } from "../src/system-prompt.ts";
+import { type PromptSources, PromptSourcesCache } from "../src/threads/system-prompt.ts";
 import { createHarness, methods } from "./support/harness.ts";
 
 const itemEvents = (m: string) =>

@@ -1,0 +1,190 @@
+/**
+ * Slash commands in `turn/start` text. Built-ins first: `/compact [instructions]` runs a
+ * manual compaction as the turn's work (no model reply); `/name <name>` names the thread;
+ * `/new` and `/fork [name]` replace the session, moving every subscriber to the new
+ * thread with `thread/replaced`; `/reload` loads the thread's extensions again. Then
+ * extension commands. Prompt templates and
+ * `skill:<name>` are expanded later, after the input hooks, into the user message
+ * (`prompt-expansion.ts`); an unknown `/x` is plain text for the model.
+ */
+import type { Model } from "@knightcode/ai";
+import { AppServerError, type TurnStartResult } from "@knightcode/app-server-protocol";
+import type { Caller } from "../api.ts";
+import type { ThreadCreation } from "../threads/thread-creation.ts";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import { openTurn, type TurnEnvironment } from "../turns/turn-runner.ts";
+import { finishTurn, type TurnFailure } from "../turns/turn-settlement.ts";
+import type { SlashCommand } from "./slash-command-parse.ts";
+
+/** Longest thread name, as `thread/start` allows. */
+export const MAX_THREAD_NAME_CHARS = 512;
+
+/** One `turn/start` whose text is a command. */
+export interface CommandRequest {
+  runtime: ThreadRuntime;
+  caller: Caller;
+  command: SlashCommand;
+  requestId?: string;
+  clientMessageId?: string;
+  /** The thread's model, or the `noModel` error when none is usable. */
+  requireModel(): Promise<Model>;
+}
+
+/** What commands need from the manager. */
+export interface CommandHost {
+  env: TurnEnvironment;
+  creation: ThreadCreation;
+  /** `/reload`; absent: the text goes on as an ordinary input. */
+  reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
+  /**
+   * A replaced thread's extensions shut down with the reason and load afresh, so contexts
+   * captured before the replacement are stale while the thread stays usable.
+   */
+  replaced?(runtime: ThreadRuntime, reason: "new" | "fork"): Promise<void>;
+}
+
+function result(req: CommandRequest, status: TurnStartResult["status"], threadId: string): TurnStartResult {
+  return { status, threadId, ...(req.requestId !== undefined ? { requestId: req.requestId } : {}) };
+}
+
+/**
+ * Runs a built-in or extension command; undefined when the text names neither (it then
+ * starts an ordinary turn). The thread is known not to be busy.
+ */
+export async function runSlashCommand(
+  req: CommandRequest,
+  host: CommandHost,
+): Promise<TurnStartResult | undefined> {
+  const { runtime, command } = req;
+  switch (command.name) {
+    case "compact":
+      return compactCommand(req, host.env);
+    case "name":
+      return nameCommand(req);
+    case "new":
+    case "fork":
+      return replaceCommand(req, host);
+    case "reload":
+      if (host.reloadExtensions) return reloadCommand(req, host.reloadExtensions);
+      break;
+  }
+  const extension = runtime.extensions;
+  if (!extension.runCommand || !extension.commands.some((c) => c.name === command.name)) return undefined;
+  runtime.subscribe(req.caller.connectionId);
+  runtime.noteInitiator(req.caller.connectionId);
+  runtime.admit("command");
+  const pending = { cancelled: false, controller: new AbortController() };
+  runtime.pendingStart = pending;
+  try {
+    await extension.runCommand(command.name, command.args);
+  } catch (error) {
+    runtime.warn({
+      source: "extension",
+      message: `Command /${command.name} failed: ${(error as Error).message}`,
+    });
+  } finally {
+    runtime.pendingStart = undefined;
+    if (!runtime.closed) runtime.release();
+  }
+  return result(req, pending.cancelled ? "cancelled" : "handled", runtime.id);
+}
+
+/** `/reload`: the thread's extensions shut down and load again; the input is handled. */
+async function reloadCommand(
+  req: CommandRequest,
+  reload: (runtime: ThreadRuntime) => Promise<void>,
+): Promise<TurnStartResult> {
+  const { runtime } = req;
+  runtime.subscribe(req.caller.connectionId);
+  runtime.admit("command");
+  try {
+    await reload(runtime);
+  } finally {
+    if (!runtime.closed) runtime.release();
+  }
+  return result(req, "handled", runtime.id);
+}
+
+/** `/compact [instructions]`: a turn whose work is one manual compaction. */
+async function compactCommand(req: CommandRequest, env: TurnEnvironment): Promise<TurnStartResult> {
+  const { runtime } = req;
+  const model = await req.requireModel();
+  runtime.assertOpen();
+  runtime.subscribe(req.caller.connectionId);
+  runtime.noteInitiator(req.caller.connectionId);
+  runtime.admit("turn");
+  const running = openTurn(runtime, req, model);
+  const instructions = req.command.args === "" ? undefined : req.command.args;
+  running.done = (async () => {
+    let failure: TurnFailure | undefined;
+    try {
+      const outcome = env.compaction.manual
+        ? await env.compaction.manual(runtime, instructions, running.controller.signal)
+        : ({ status: "failed", errorMessage: "Manual compaction is not available" } as const);
+      if (outcome.status === "failed") failure = { message: outcome.errorMessage, kind: "other" };
+    } catch (error) {
+      failure = { message: (error as Error).message, kind: "other" };
+    }
+    await finishTurn(runtime, env, running, undefined, failure, false);
+  })();
+  return result(req, "started", runtime.id);
+}
+
+/** `/name <name>`: persists the name (`session_info`) and broadcasts the updated thread. */
+function nameCommand(req: CommandRequest): TurnStartResult {
+  const { runtime } = req;
+  const name = req.command.args;
+  if (name === "" || name.length > MAX_THREAD_NAME_CHARS) {
+    throw new AppServerError(
+      "invalidParams",
+      `/name takes a name of 1 to ${MAX_THREAD_NAME_CHARS} characters`,
+    );
+  }
+  runtime.subscribe(req.caller.connectionId);
+  // Synchronous from the busy check on: no start can slip in between.
+  runtime.append({ type: "session_info", name });
+  runtime.sync();
+  runtime.toEveryone({ method: "thread/started", params: { thread: runtime.thread() } });
+  return result(req, "handled", runtime.id);
+}
+
+/** `/new` and `/fork [name]`: a new thread takes the old one's place for every subscriber. */
+async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<TurnStartResult> {
+  const { runtime: old, caller } = req;
+  old.subscribe(caller.connectionId);
+  old.admit("command");
+  let fresh: ThreadRuntime;
+  try {
+    fresh =
+      req.command.name === "new"
+        ? await host.creation.start(
+            {
+              cwd: old.cwd,
+              approvalMode: old.settings.approvalMode,
+              thinkingLevel: old.settings.thinkingLevel,
+              ...(old.model ? { model: { provider: old.model.provider, id: old.model.id } } : {}),
+              // The client's MCP servers (an editor's) belong to the conversation, not one thread.
+              ...(old.mcp?.clientServers ? { mcpServers: old.mcp.clientServers } : {}),
+            },
+            caller,
+          )
+        : await host.creation.fork(
+            old.session,
+            caller,
+            req.command.args === "" ? undefined : req.command.args,
+            old.mcp?.clientServers,
+          );
+  } finally {
+    if (!old.closed) old.release();
+  }
+  // Most recent last, so the requester stays the first one approvals ask.
+  const moved = old.subscribers.filter((c) => c !== caller.connectionId);
+  moved.push(caller.connectionId);
+  for (const connectionId of moved) fresh.subscribe(connectionId);
+  fresh.noteInitiator(caller.connectionId);
+  old.toSubscribers({ method: "thread/replaced", params: { oldThreadId: old.id, thread: fresh.thread() } });
+  for (const connectionId of moved) old.unsubscribe(connectionId);
+  if (host.replaced && !old.closed) await host.replaced(old, req.command.name === "new" ? "new" : "fork");
+  for (const warning of fresh.loadWarnings) fresh.warn(warning);
+  return result(req, "handled", fresh.id);
+}

@@ -1,0 +1,103 @@
+/**
+ * `ctx.ui` of a thread, carried over the protocol: dialogs become a routed
+ * `extension/requestDialog` (one subscriber able to show dialogs is asked at a time, the
+ * way approvals are routed), `notify`/`setStatus` become notifications for those
+ * subscribers. A dialog answers with its no-answer value (undefined/false) at once when
+ * no such subscriber is there, and when it is withdrawn: the running turn (or the
+ * command that opened it) is interrupted, the extension's own signal aborts, or its timeout passes.
+ */
+import type {
+  ExtensionRequestDialogParams,
+  ExtensionRequestDialogResult,
+  ServerNotification,
+} from "@knightcode/app-server-protocol";
+import { createNoUI, type ExtensionUIContext, type ExtensionUIDialogOptions } from "@knightcode/extensions";
+import type { ServerRequestPort } from "../api.ts";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { BrokerChannel, RequestBroker } from "../turns/approval-broker.ts";
+
+/** The channel of `extension/requestDialog`: only connections that declared the capability are asked. */
+export const dialogChannel: BrokerChannel<ExtensionRequestDialogParams> = {
+  send: (port, connectionId, params) =>
+    port.requestExtensionDialog?.(connectionId, params) ?? {
+      response: Promise.resolve({ value: null }),
+      cancel: () => {},
+    },
+  failedAnswer: { value: null },
+  accepts: (port, connectionId) => port.showsExtensionDialogs?.(connectionId) === true,
+};
+
+export type DialogBroker = RequestBroker<ExtensionRequestDialogParams>;
+
+/** What the thread's UI needs from the manager. */
+export interface DialogUIHost {
+  dialogs: DialogBroker;
+  port(): ServerRequestPort | undefined;
+  /** The loaded runtime of the thread, once it exists and while it is open. */
+  runtime(): ThreadRuntime | undefined;
+  emit(connectionIds: string[], notification: ServerNotification): void;
+}
+
+/** Subscribers of the thread that show extension dialogs. */
+function dialogSubscribers(host: DialogUIHost): string[] {
+  const port = host.port();
+  const runtime = host.runtime();
+  if (!port || !runtime) return [];
+  return runtime.subscribers.filter((id) => port.showsExtensionDialogs?.(id) === true);
+}
+
+/** Whether anyone can answer this thread's dialogs right now (`ctx.hasUI`). */
+export function dialogsAvailable(host: DialogUIHost): boolean {
+  return dialogSubscribers(host).length > 0;
+}
+
+/** Builds the thread's `ctx.ui`; editor and widget calls keep the no-UI behaviour. */
+export function createThreadDialogUI(threadId: string, host: DialogUIHost): ExtensionUIContext {
+  const ask = async (
+    dialog: Omit<ExtensionRequestDialogParams, "threadId" | "turnId">,
+    opts: ExtensionUIDialogOptions | undefined,
+  ): Promise<ExtensionRequestDialogResult["value"]> => {
+    if (!dialogsAvailable(host)) return null;
+    const runtime = host.runtime();
+    const running = runtime?.running;
+    // a command (or an input hook) has no running turn yet: its pending start's signal stands in
+    const signals = [
+      running?.controller.signal,
+      runtime?.pendingStart?.controller.signal,
+      opts?.signal,
+    ].filter((s): s is AbortSignal => s !== undefined);
+    if (opts?.timeout !== undefined && opts.timeout > 0) signals.push(AbortSignal.timeout(opts.timeout));
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
+    const answer = await host.dialogs.ask({ threadId, turnId: running?.live.id ?? null, ...dialog }, signal);
+    if (answer.kind === "cancelled") return null;
+    return (answer.raw as ExtensionRequestDialogResult | undefined)?.value ?? null;
+  };
+  const display = (notification: ServerNotification): void => {
+    const to = dialogSubscribers(host);
+    if (to.length > 0) host.emit(to, notification);
+  };
+  return {
+    ...createNoUI(),
+    async select(title, options, opts) {
+      const value = await ask({ kind: "select", title, options }, opts);
+      // an answer that is not one of the choices is no answer
+      return typeof value === "string" && options.includes(value) ? value : undefined;
+    },
+    async confirm(title, message, opts) {
+      return (await ask({ kind: "confirm", title, message }, opts)) === true;
+    },
+    async input(title, placeholder, opts) {
+      const value = await ask(
+        { kind: "input", title, ...(placeholder !== undefined ? { placeholder } : {}) },
+        opts,
+      );
+      return typeof value === "string" ? value : undefined;
+    },
+    notify(message, type) {
+      display({ method: "extension/notify", params: { threadId, message, type: type ?? "info" } });
+    },
+    setStatus(key, text) {
+      display({ method: "extension/statusChanged", params: { threadId, key, text: text ?? null } });
+    },
+  };
+}

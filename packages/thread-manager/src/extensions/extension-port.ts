@@ -1,0 +1,177 @@
+/**
+ * The `ExtensionThreadPort` of one thread: what its extensions' actions may do, bound to
+ * that thread's session and runtime only. The runtime is attached after the extension
+ * host is built (the host is built first so `session_start` warnings join the load
+ * warnings); until then the port answers from the session alone. Once the runtime is
+ * closed every action refuses, so a captured API can never act on a later load.
+ */
+import type { ImageContent, Model, ThinkingLevel } from "@knightcode/ai";
+import type { ExtensionThreadPort, SessionView } from "@knightcode/extensions";
+import type { NewEntry, SessionFile } from "@knightcode/session-store";
+import type { ModelSource } from "../threads/model-source.ts";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+
+/** Turn-level actions the manager performs for an extension. */
+export interface ExtensionTurnActions {
+  /** Starts (or queues) a user input as a turn, as `turn/queue/add` would. */
+  queueInput(runtime: ThreadRuntime, text: string, images: ImageContent[]): Promise<void>;
+  /** Hands input to the running turn. */
+  steer(runtime: ThreadRuntime, text: string, images: ImageContent[]): void;
+  interrupt(runtime: ThreadRuntime): void;
+  compact(runtime: ThreadRuntime, customInstructions: string | undefined): Promise<void>;
+  contextTokens(runtime: ThreadRuntime): number | undefined;
+}
+
+/** A port with its late-bound runtime. */
+export interface BoundExtensionPort extends ExtensionThreadPort {
+  attach(runtime: ThreadRuntime): void;
+}
+
+function sessionView(session: SessionFile): SessionView {
+  return {
+    get header() {
+      return session.header;
+    },
+    get path() {
+      return session.path;
+    },
+    get entries() {
+      return session.entries;
+    },
+    get name() {
+      return session.name;
+    },
+    get leafId() {
+      return session.leafId ?? null;
+    },
+    branch: () => session.branch(),
+  };
+}
+
+/** Builds the port of one thread load. */
+export function createExtensionPort(
+  session: SessionFile,
+  models: ModelSource,
+  actions: ExtensionTurnActions | undefined,
+  reload?: (runtime: ThreadRuntime) => Promise<void>,
+): BoundExtensionPort {
+  let runtime: ThreadRuntime | undefined;
+  const open = (): ThreadRuntime | undefined => {
+    if (runtime?.closed) throw new Error(`Thread ${session.id} is unloaded; this extension context is stale`);
+    return runtime;
+  };
+  const need = (what: string): ThreadRuntime => {
+    const r = open();
+    if (!r) throw new Error(`${what} is not available while the thread is loading`);
+    return r;
+  };
+  // While the thread loads (`session_start`) entries go straight to the owned session.
+  const append = (entry: NewEntry): void => {
+    const r = open();
+    if (r) r.append(entry);
+    else session.append(entry);
+  };
+  const turnActions = (what: string): ExtensionTurnActions => {
+    if (!actions) throw new Error(`${what} is not available in this host`);
+    return actions;
+  };
+  return {
+    attach(r) {
+      runtime = r;
+    },
+    warn: (warning) => {
+      if (runtime && !runtime.closed) runtime.warn(warning);
+    },
+    session: () => {
+      open();
+      return sessionView(session);
+    },
+    model: () => open()?.model,
+    listModels: () => models.list(),
+    findModel: (provider, id) => models.find({ provider, id }),
+    getApiKey: (model: Model) => models.getApiKey(model),
+    isIdle: () => !(open()?.running && !open()!.running!.settling),
+    signal: () => open()?.running?.controller.signal,
+    abort: () => {
+      const r = open();
+      if (r) turnActions("abort").interrupt(r);
+    },
+    hasPendingMessages: () => (open()?.queue.length ?? 0) > 0 || (open()?.running?.steering.length ?? 0) > 0,
+    contextUsage: () => {
+      const r = open();
+      const contextWindow = r?.model?.contextWindow ?? 0;
+      const tokens = r && actions ? (actions.contextTokens(r) ?? null) : null;
+      return {
+        tokens,
+        contextWindow,
+        percent: tokens !== null && contextWindow > 0 ? (tokens / contextWindow) * 100 : null,
+      };
+    },
+    systemPrompt: () => open()?.lastSystemPrompt ?? "",
+    appendEntry: (customType, data) => {
+      append({ type: "custom", customType, ...(data !== undefined ? { data } : {}) });
+    },
+    setSessionName: (name) => {
+      append({ type: "session_info", name });
+      const r = open();
+      r?.toEveryone({ method: "thread/started", params: { thread: r.thread() } });
+    },
+    setLabel: (entryId, label) => {
+      append({ type: "label", targetId: entryId, label });
+    },
+    sendMessage: (message, options) => {
+      const r = need("sendMessage");
+      if (r.running && !r.running.settling && options.deliverAs !== "nextTurn") {
+        // joins the running turn's context at its next model request
+        r.running.pendingCustomMessages.push(message);
+        return;
+      }
+      r.append({ type: "custom_message", ...message });
+      if (options.triggerTurn === true && !r.running) {
+        void turnActions("sendMessage")
+          .queueInput(r, "", [])
+          .catch((error: Error) =>
+            r.warn({ source: "extension", message: `sendMessage could not start a turn: ${error.message}` }),
+          );
+      }
+    },
+    sendUserMessage: (text, images, options) => {
+      const r = need("sendUserMessage");
+      const act = turnActions("sendUserMessage");
+      if (r.running && !r.running.settling && options.deliverAs !== "followUp") {
+        act.steer(r, text, images);
+        return;
+      }
+      void act.queueInput(r, text, images).catch((error: Error) =>
+        r.warn({
+          source: "extension",
+          message: `sendUserMessage could not start a turn: ${error.message}`,
+        }),
+      );
+    },
+    compact: (customInstructions) => turnActions("compact").compact(need("compact"), customInstructions),
+    setModel: async (model) => {
+      const r = need("setModel");
+      const found = await models.find({ provider: model.provider, id: model.id });
+      if (!found || !(await models.available(found))) return false;
+      const previousModel = r.model;
+      r.settings.model = { provider: found.provider, id: found.id };
+      r.model = found;
+      r.append({ type: "model_change", provider: found.provider, modelId: found.id });
+      const hook = r.extensions.hooks.modelSelect;
+      if (hook) void hook({ model: found, previousModel, source: "set" }).catch(() => undefined);
+      return true;
+    },
+    thinkingLevel: () => open()?.settings.thinkingLevel ?? "off",
+    setThinkingLevel: (level: ThinkingLevel) => {
+      const r = need("setThinkingLevel");
+      r.settings.thinkingLevel = level;
+      r.append({ type: "thinking_level_change", thinkingLevel: level });
+    },
+    ...(reload ? { reloadExtensions: () => reload(need("reload")) } : {}),
+    waitForIdle: async () => {
+      const r = open();
+      while (r?.running) await r.running.done;
+    },
+  };
+}

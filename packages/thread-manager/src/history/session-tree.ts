@@ -1,0 +1,112 @@
+/**
+ * `thread/tree/read` and `thread/tree/navigate`: the conversation entries of every
+ * branch, and moving the leaf so the next input continues from another entry. Moving
+ * takes admission (never under a running turn); the move is kept in the transcript by
+ * the next entry appended, which becomes the chosen entry's child.
+ */
+import type { AssistantMessage } from "@knightcode/ai";
+import {
+  AppServerError,
+  type ThreadTreeNavigateParams,
+  type ThreadTreeNavigateResult,
+  type ThreadTreeReadResult,
+  type TreeEntry,
+} from "@knightcode/app-server-protocol";
+import type { SessionEntry, SessionFile } from "@knightcode/session-store";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { CompactionHooks } from "../turns/turn-runner.ts";
+import { contentText } from "./history-projection.ts";
+
+const PREVIEW_CHARS = 200;
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > PREVIEW_CHARS ? flat.slice(0, PREVIEW_CHARS) : flat;
+}
+
+/** The tree entry an entry shows as, or undefined for entries that are not conversation. */
+function treeEntry(entry: SessionEntry): TreeEntry | undefined {
+  const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp };
+  if (entry.type === "compaction") return { ...base, kind: "compaction", preview: preview(entry.summary) };
+  if (entry.type === "branch_summary")
+    return { ...base, kind: "branchSummary", preview: preview(entry.summary) };
+  if (entry.type !== "message") return undefined;
+  const message = entry.message;
+  switch (message.role) {
+    case "user":
+      return { ...base, kind: "user", preview: preview(contentText(message.content)) };
+    case "assistant": {
+      const text = contentText((message as AssistantMessage).content.filter((c) => c.type === "text"));
+      return text.trim() === "" ? undefined : { ...base, kind: "assistant", preview: preview(text) };
+    }
+    case "bashExecution":
+      return { ...base, kind: "shell", preview: preview(`$ ${message.command}`) };
+    default:
+      return undefined;
+  }
+}
+
+/** Every conversation entry, the leaf, and which entries the current branch holds. */
+export function readSessionTree(session: SessionFile): ThreadTreeReadResult {
+  const entries = session.entries.map(treeEntry).filter((e): e is TreeEntry => e !== undefined);
+  const onBranch = new Set(session.branch().map((e) => e.id));
+  return {
+    entries,
+    leafId: session.leafId,
+    currentBranch: entries.filter((e) => onBranch.has(e.id)).map((e) => e.id),
+  };
+}
+
+/**
+ * Moves a loaded thread's leaf to `entryId` (null: before the first entry). With
+ * `summarize`, or an extension's `session_before_tree` answer, the branch being left is
+ * summarized into a `branch_summary` entry at the new position; the hook may also
+ * cancel the move.
+ */
+export async function navigateSessionTree(
+  runtime: ThreadRuntime,
+  hooks: CompactionHooks,
+  params: ThreadTreeNavigateParams,
+): Promise<ThreadTreeNavigateResult> {
+  runtime.admit("tree");
+  try {
+    if (params.entryId !== null && runtime.session.getEntry(params.entryId) === undefined) {
+      throw new AppServerError("invalidParams", `Thread ${runtime.id} has no entry ${params.entryId}`);
+    }
+    const outcome =
+      params.entryId !== null && hooks.branchSummary !== undefined
+        ? await hooks.branchSummary(
+            runtime,
+            {
+              targetId: params.entryId,
+              summarize: params.summarize === true,
+              ...(params.customInstructions !== undefined
+                ? { customInstructions: params.customInstructions }
+                : {}),
+            },
+            new AbortController().signal,
+          )
+        : ({ status: "skipped" } as const);
+    if (outcome.status === "cancelled") return { leafId: runtime.session.leafId, cancelled: true };
+    if (outcome.status === "failed") {
+      throw new AppServerError("internal", `The branch summary failed: ${outcome.errorMessage}`);
+    }
+    runtime.session.setLeaf(params.entryId);
+    if (outcome.status === "summarized") {
+      const { draft } = outcome;
+      const entry = runtime.append({
+        type: "branch_summary",
+        summary: draft.summary,
+        fromId: draft.fromId,
+        ...(draft.details !== undefined ? { details: draft.details } : {}),
+        ...(draft.fromHook ? { fromHook: true } : {}),
+        ...(draft.usage ? { usage: draft.usage } : {}),
+      });
+      runtime.sync();
+      return { leafId: runtime.session.leafId, summaryEntryId: entry.id };
+    }
+    return { leafId: runtime.session.leafId };
+  } finally {
+    if (!runtime.closed) runtime.release();
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * Compaction at the spec's check points, built on `@knightcode/compaction`: before a new
+ * prompt, after a tool batch before the next response, and the compact-and-retry
+ * recovery after a run that ended in overflow or an early `length` stop. Compaction
+ * entries written during a turn become that turn's compaction items.
+ */
+import type { AssistantMessage, StreamFunction } from "@knightcode/ai";
+import {
+  type CompactionCheckPoint,
+  type CompactionSessionPort,
+  type CompactionSettings,
+  checkThreshold,
+  estimateContextTokens,
+  omissionEdit,
+  type CompactionHooks as PackageHooks,
+  projectedContext,
+  projectPath,
+  runCompaction,
+  type SummarizeBranchOutcome,
+  selectRecovery,
+  summarizeBranch,
+} from "@knightcode/compaction";
+import { resolveCompactionSettings } from "@knightcode/config";
+import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
+import { callHook } from "../extensions/extension-hooks.ts";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { CompactionHooks } from "./turn-runner.ts";
+
+/**
+ * The current context size for usage reports, or undefined when it is unknown: after a
+ * compaction and before a reply reports usage again, the model has never counted the
+ * summarized context, so no estimate stands in for it. Otherwise the compaction package's
+ * figure (`branchContextTokens`: the last successful usage plus an estimate of what
+ * follows it, which is what a branch without compaction always had).
+ */
+export function currentContextTokens(branch: readonly SessionEntry[]): number | undefined {
+  const view = projectPath(branch);
+  const { messages, afterCompaction } = projectedContext(view);
+  const estimate = estimateContextTokens(messages, afterCompaction);
+  if (view.latestCompactionIndex >= 0 && estimate.lastUsageIndex === undefined) return undefined;
+  return estimate.tokens;
+}
+
+/** A port that writes through the runtime (ownership checks) and shows the entry in the running turn. */
+function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
+  return {
+    branch: () => runtime.session.branch(),
+    appendCompaction(draft) {
+      const { firstKeptEntryId, ...rest } = draft;
+      let entry: CompactionEntry;
+      if (firstKeptEntryId !== null) {
+        entry = runtime.append({ type: "compaction", firstKeptEntryId, ...rest }) as CompactionEntry;
+      } else {
+        // Retain-none records the entry's own ID, so the ID is reserved before the write.
+        const id = runtime.session.reserveEntryId();
+        entry = runtime.append(
+          { type: "compaction", firstKeptEntryId: id, ...rest },
+          { id },
+        ) as CompactionEntry;
+      }
+      const running = runtime.running;
+      if (running) {
+        running.live.onEntryPersisted(entry);
+        // The summary's own usage is billed to the thread: report the new totals.
+        runtime.toSubscribers({
+          method: "thread/tokenUsage/updated",
+          params: {
+            threadId: runtime.id,
+            turnId: running.live.id,
+            usage: runtime.usage(currentContextTokens(runtime.session.branch())),
+          },
+        });
+      }
+      return entry;
+    },
+  };
+}
+
+/** Adapts a thread's extension hooks to the compaction package's hook points; errors become warnings. */
+function packageHooks(runtime: ThreadRuntime): PackageHooks {
+  const hooks = runtime.extensions.hooks;
+  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
+  return {
+    session_before_compact: (event) =>
+      callHook(hooks.sessionBeforeCompact && (() => hooks.sessionBeforeCompact!(event)), undefined, warn),
+    session_compact: (event) =>
+      callHook(hooks.sessionCompact && (() => hooks.sessionCompact!(event)), undefined, warn),
+    session_compact_failed: (event) =>
+      callHook(hooks.sessionCompactFailed && (() => hooks.sessionCompactFailed!(event)), undefined, warn),
+    session_before_tree: (event) =>
+      callHook(hooks.sessionBeforeTree && (() => hooks.sessionBeforeTree!(event)), undefined, warn),
+  };
+}
+
+function settingsOf(runtime: ThreadRuntime): CompactionSettings {
+  const model = runtime.model;
+  return resolveCompactionSettings(
+    runtime.projectSettings,
+    model ? `${model.provider}/${model.id}` : undefined,
+  );
+}
+
+/** Compaction wired to a stream function for its summaries. */
+export function createCompactionWiring(
+  streamFn: StreamFunction,
+  apiKey: (runtime: ThreadRuntime) => Promise<string | undefined>,
+): CompactionHooks {
+  const compact = async (
+    runtime: ThreadRuntime,
+    reason: "threshold" | "overflow" | "manual",
+    willRetry: boolean,
+    signal: AbortSignal,
+    customInstructions?: string,
+  ) => {
+    const model = runtime.model;
+    if (!model) return undefined;
+    const key = await apiKey(runtime);
+    return runCompaction({
+      session: runtimePort(runtime),
+      settings: settingsOf(runtime),
+      summarizer: {
+        model,
+        complete: (m, context, options) => streamFn(m, context, options).result(),
+        ...(key !== undefined ? { apiKey: key } : {}),
+      },
+      reason,
+      willRetry,
+      ...(customInstructions !== undefined ? { customInstructions } : {}),
+      hooks: packageHooks(runtime),
+      signal,
+    });
+  };
+  const check = async (runtime: ThreadRuntime, point: CompactionCheckPoint, signal: AbortSignal) => {
+    const model = runtime.model;
+    if (!model) return false;
+    const verdict = checkThreshold(point, runtime.session.branch(), model.contextWindow, settingsOf(runtime));
+    if (!verdict.compact) return false;
+    const outcome = await compact(runtime, "threshold", false, signal);
+    return outcome?.status === "compacted";
+  };
+  return {
+    maybeCompact: async (runtime, _reason, signal) => {
+      await check(runtime, { kind: "beforePrompt" }, signal);
+    },
+    afterToolBatch: (runtime, signal) =>
+      check(runtime, { kind: "afterToolBatch", batchEndsRun: false, queuedNeedsResponse: false }, signal),
+    recover: async (runtime, lastAssistant, signal, agentEnd) => {
+      const model = runtime.model;
+      const running = runtime.running;
+      if (!model || !running) return false;
+      const entry = running.live.entries.find((e) => e.type === "message" && e.message === lastAssistant);
+      if (!entry) return false;
+      const plan = selectRecovery({
+        finalMessage: lastAssistant,
+        attemptEntryIds: [entry.id],
+        settings: settingsOf(runtime),
+        contextWindow: model.contextWindow,
+        maxOutputTokens: model.maxTokens,
+        isRecoveryRetry: false,
+      });
+      if (!plan) return false;
+      // The final response is persisted and turn_end has run; then the spec's order:
+      // agent_end for the attempt, the omission edit, the compaction, the retry.
+      await agentEnd();
+      runtime.append(omissionEdit(plan.attemptEntryIds, plan.kind));
+      const outcome = await compact(runtime, "overflow", true, signal);
+      return outcome?.status === "compacted";
+    },
+    contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
+    branchSummary: async (runtime, request, signal): Promise<SummarizeBranchOutcome> => {
+      const model = runtime.model;
+      if (!model) {
+        // nothing could write a summary, and no hook runs without a thread model
+        return request.summarize
+          ? { status: "failed", errorMessage: "No model is selected to write the summary", aborted: false }
+          : { status: "skipped" };
+      }
+      const key = await apiKey(runtime);
+      return summarizeBranch({
+        getEntry: (id) => runtime.session.getEntry(id),
+        oldLeafId: runtime.session.leafId,
+        targetId: request.targetId,
+        summarize: request.summarize,
+        ...(request.customInstructions !== undefined
+          ? { customInstructions: request.customInstructions }
+          : {}),
+        summarizer: {
+          model,
+          complete: (m, context, options) => streamFn(m, context, options).result(),
+          ...(key !== undefined ? { apiKey: key } : {}),
+        },
+        reserveTokens: settingsOf(runtime).reserveTokens,
+        hooks: packageHooks(runtime),
+        signal,
+      });
+    },
+    manual: async (runtime, customInstructions, signal) => {
+      const outcome = await compact(runtime, "manual", false, signal, customInstructions);
+      if (!outcome) return { status: "failed", errorMessage: "No model is selected to write the summary" };
+      if (outcome.status === "failed") return { status: "failed", errorMessage: outcome.errorMessage };
+      return { status: outcome.status };
+    },
+  };
+}
+
+/** Hooks that never compact, for hosts that turn compaction off; the estimate still works. */
+export const noCompaction: CompactionHooks = {
+  maybeCompact: async () => {},
+  afterToolBatch: async () => false,
+  recover: async (_runtime: ThreadRuntime, _last: AssistantMessage) => false,
+  contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
+};

@@ -1,0 +1,87 @@
+/**
+ * The production `TurnEnvironment` of a manager: the stream function, keys, tools and
+ * the home they expand `~` with, the system prompt, compaction, and input expansion
+ * (prompt templates, `skill:<name>`) from config's resource discovery.
+ */
+import {
+  type AnyAgentTool,
+  createBuiltinTools,
+  createLocalOperations,
+  type ToolOperations,
+} from "@knightcode/agent";
+import { type Model, type StreamFunction, streamModel } from "@knightcode/ai";
+import { discoverCommands, runtimeCommandSources } from "../commands/commands.ts";
+import { expandInputText } from "../commands/prompt-expansion.ts";
+import type { ModelSource } from "../threads/model-source.ts";
+import { threadSystemPrompt } from "../threads/system-prompt.ts";
+import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import { createCompactionWiring } from "./compaction-wiring.ts";
+import type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
+
+/** The manager options a turn environment is built from. */
+export interface EnvironmentOptions {
+  streamFn?: StreamFunction;
+  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[];
+  toolOperations?: ToolOperations;
+  homeDir?: string;
+  systemPrompt?: (cwd: string) => Promise<string | undefined>;
+  compaction?: CompactionHooks;
+}
+
+/**
+ * The home the tools expand `~` with: an explicit `homeDir`, else the tool operations'
+ * (given, or the local backend's, which the default tools and the app server's use).
+ */
+export function toolsHomeDir(options: EnvironmentOptions): string {
+  return options.homeDir ?? (options.toolOperations ?? createLocalOperations()).homeDir();
+}
+
+/** Builds the environment every turn of a manager runs in. */
+export function createTurnEnvironment(
+  options: EnvironmentOptions,
+  host: {
+    agentDir: string;
+    models: ModelSource;
+    now(): number;
+    settled(runtime: ThreadRuntime): void;
+  },
+): TurnEnvironment {
+  const streamFn = options.streamFn ?? streamModel;
+  return {
+    streamFn,
+    getApiKey: (model: Model) => host.models.getApiKey(model),
+    // The thread's backend (see tool-backend.ts) already carries the explicit home.
+    tools: options.tools ?? ((cwd, ops) => createBuiltinTools({ cwd, ...(ops ? { ops } : {}) })),
+    homeDir: toolsHomeDir(options),
+    systemPrompt: async (runtime, tools) =>
+      options.systemPrompt
+        ? options.systemPrompt(runtime.cwd)
+        : threadSystemPrompt({
+            agentDir: host.agentDir,
+            cwd: runtime.cwd,
+            projectDir: runtime.projectDir || runtime.cwd,
+            trusted: runtime.trusted,
+            tools,
+            now: host.now(),
+            // Context files and SYSTEM.md are read once per load, not on every turn.
+            sources: runtime.promptSources.get({
+              agentDir: host.agentDir,
+              cwd: runtime.cwd,
+              projectDir: runtime.projectDir || runtime.cwd,
+              trusted: runtime.trusted,
+            }),
+          }),
+    compaction:
+      options.compaction ??
+      createCompactionWiring(streamFn, async (runtime) =>
+        runtime.model ? host.models.getApiKey(runtime.model) : undefined,
+      ),
+    settled: (runtime) => host.settled(runtime),
+    expandInput: (runtime, text) =>
+      expandInputText(
+        text,
+        () => discoverCommands(runtimeCommandSources(host.agentDir, runtime)),
+        (message) => runtime.warn({ source: "settings", message }),
+      ),
+  };
+}
