@@ -1,6 +1,7 @@
 import { renderAnthropic } from "./render-anthropic.ts";
 import { renderChatCompletions } from "./render-chat-completions.ts";
 import { renderResponses } from "./render-responses.ts";
+import { createRequestLog } from "./request-log.ts";
 import type { MockResponder, MockScript, MockWireFormat, RecordedRequest } from "./script.ts";
 import { renderVendorError } from "./vendor-errors.ts";
 
@@ -43,16 +44,8 @@ const RENDERERS: Record<MockWireFormat, (script: MockScript, request: RecordedRe
 export async function startMockModelServer(): Promise<MockModelServer> {
   const queue: MockResponder[] = [];
   let fallback: MockResponder | undefined;
-  const requests: RecordedRequest[] = [];
-  const waiters: { index: number; resolve: (request: RecordedRequest) => void }[] = [];
-
-  const record = (request: RecordedRequest) => {
-    requests.push(request);
-    for (const waiter of waiters.filter((w) => w.index === request.index)) {
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve(request);
-    }
-  };
+  const log = createRequestLog("mock");
+  const { requests, record } = log;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -130,24 +123,7 @@ export async function startMockModelServer(): Promise<MockModelServer> {
       fallback = responder;
     },
     pending: () => queue.length,
-    waitForRequest(index = requests.length, timeoutMs = 10_000) {
-      const existing = requests[index];
-      if (existing) return Promise.resolve(existing);
-      return new Promise<RecordedRequest>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`mock: request ${index} did not arrive within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const waiter = {
-          index,
-          resolve: (request: RecordedRequest) => {
-            clearTimeout(timer);
-            resolve(request);
-          },
-        };
-        waiters.push(waiter);
-      });
-    },
+    waitForRequest: (index = requests.length, timeoutMs = 10_000) => log.waitFor(index, timeoutMs),
     reset: () => {
       queue.length = 0;
       fallback = undefined;

@@ -10,6 +10,7 @@
  * error text, as the real server would, and is recorded in `rejections`.
  */
 import { wireFormatOf } from "./mock-model-server.ts";
+import { createRequestLog } from "./request-log.ts";
 import type { MockWireFormat, RecordedRequest } from "./script.ts";
 
 /** A recorded response body and where its shape comes from. */
@@ -92,10 +93,10 @@ function jsonResponse(status: number, body: unknown): Response {
 /** Starts the replay server on 127.0.0.1 with an ephemeral port. */
 export async function startReplayServer(): Promise<ReplayServer> {
   const queue: ReplayExchange[] = [];
-  const requests: RecordedRequest[] = [];
+  const log = createRequestLog("replay");
+  const { requests } = log;
   const rejections: ReplayRejection[] = [];
   const chunkCounts = new Map<number, number>();
-  const waiters: { index: number; resolve: (request: RecordedRequest) => void }[] = [];
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -123,11 +124,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
         body,
         rawBody,
       };
-      requests.push(recorded);
-      for (const waiter of waiters.filter((w) => w.index === recorded.index)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(recorded);
-      }
+      log.record(recorded);
       const exchange = queue.shift();
       if (!exchange) {
         return jsonResponse(500, {
@@ -173,24 +170,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
       queue.push(...exchanges);
     },
     pending: () => queue.length,
-    waitForRequest(index, timeoutMs = 10_000) {
-      const existing = requests[index];
-      if (existing) return Promise.resolve(existing);
-      return new Promise<RecordedRequest>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          reject(new Error(`replay: request ${index} did not arrive within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const waiter = {
-          index,
-          resolve: (request: RecordedRequest) => {
-            clearTimeout(timer);
-            resolve(request);
-          },
-        };
-        waiters.push(waiter);
-      });
-    },
+    waitForRequest: (index, timeoutMs = 10_000) => log.waitFor(index, timeoutMs),
     reset: () => {
       queue.length = 0;
       requests.length = 0;
