@@ -9,13 +9,9 @@
 import { userInfo } from "node:os";
 import { createLocalOperations, type ToolOperations } from "@knightcode/agent";
 import type { ThreadSandbox } from "@knightcode/app-server-protocol";
-import {
-  createRefusingOperations,
-  createSandboxOperations,
-  readSandboxSettings,
-  requireBubblewrap,
-  SandboxUnavailableError,
-} from "@knightcode/sandbox";
+// Only the settings reader loads with every thread; the rest of the sandbox package
+// (bubblewrap probe, mount plan, sandboxed operations) loads when a thread turns it on.
+import { readSandboxSettings } from "@knightcode/sandbox/settings";
 import type { Warning } from "../shapes.ts";
 
 /** A thread's tools backend and how to release it. */
@@ -129,6 +125,8 @@ export function isolatedToolBackendFactory(options: ToolIsolationOptions = {}): 
         : { mode: "off", network: "on" };
       return { ops, sandbox, warnings: allWarnings, dispose: noDispose };
     }
+    const { createRefusingOperations, createSandboxOperations, requireBubblewrap, SandboxUnavailableError } =
+      await import("@knightcode/sandbox");
     try {
       const bwrap = await requireBubblewrap(env.PATH ?? "");
       const ops = createSandboxOperations({

@@ -5,26 +5,26 @@
  * entries written during a turn become that turn's compaction items.
  */
 import type { AssistantMessage, StreamFunction } from "@knightcode/ai";
-import {
-  type CompactionCheckPoint,
-  type CompactionSessionPort,
-  type CompactionSettings,
-  checkThreshold,
-  estimateContextTokens,
-  omissionEdit,
-  type CompactionHooks as PackageHooks,
-  projectedContext,
-  projectPath,
-  runCompaction,
-  type SummarizeBranchOutcome,
-  selectRecovery,
-  summarizeBranch,
+import type {
+  CompactionCheckPoint,
+  CompactionSessionPort,
+  CompactionSettings,
+  CompactionHooks as PackageHooks,
+  SummarizeBranchOutcome,
 } from "@knightcode/compaction";
+// The context estimate is read with every usage report, so its two modules load with the
+// thread; the rest of the package (thresholds, cut points, summaries) loads at the first
+// compaction check, which no `thread/start` makes.
+import { projectedContext, projectPath } from "@knightcode/compaction/projection";
+import { estimateContextTokens } from "@knightcode/compaction/tokens";
 import { resolveCompactionSettings } from "@knightcode/config";
 import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
 import { callHook } from "../extensions/extension-hooks.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import type { CompactionHooks } from "./turn-runner.ts";
+
+/** The compaction package itself, loaded on first use (the module cache keeps it after). */
+const loadCompaction = () => import("@knightcode/compaction");
 
 /**
  * The current context size for usage reports, or undefined when it is unknown: after a
@@ -115,6 +115,7 @@ export function createCompactionWiring(
     const model = runtime.model;
     if (!model) return undefined;
     const key = await apiKey(runtime);
+    const { runCompaction } = await loadCompaction();
     return runCompaction({
       session: runtimePort(runtime),
       settings: settingsOf(runtime),
@@ -133,6 +134,7 @@ export function createCompactionWiring(
   const check = async (runtime: ThreadRuntime, point: CompactionCheckPoint, signal: AbortSignal) => {
     const model = runtime.model;
     if (!model) return false;
+    const { checkThreshold } = await loadCompaction();
     const verdict = checkThreshold(point, runtime.session.branch(), model.contextWindow, settingsOf(runtime));
     if (!verdict.compact) return false;
     const outcome = await compact(runtime, "threshold", false, signal);
@@ -150,6 +152,7 @@ export function createCompactionWiring(
       if (!model || !running) return false;
       const entry = running.live.entries.find((e) => e.type === "message" && e.message === lastAssistant);
       if (!entry) return false;
+      const { omissionEdit, selectRecovery } = await loadCompaction();
       const plan = selectRecovery({
         finalMessage: lastAssistant,
         attemptEntryIds: [entry.id],
@@ -176,6 +179,7 @@ export function createCompactionWiring(
           : { status: "skipped" };
       }
       const key = await apiKey(runtime);
+      const { summarizeBranch } = await loadCompaction();
       return summarizeBranch({
         getEntry: (id) => runtime.session.getEntry(id),
         oldLeafId: runtime.session.leafId,
