@@ -9,6 +9,7 @@ import {
 } from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
 import { highlightCode } from "./highlight.ts";
+import { MarkdownSplitter } from "./markdown-split.ts";
 import { style } from "./style.ts";
 
 /** Word-wrapped text with optional left padding. */
@@ -59,37 +60,87 @@ const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(
  * Markdown, re-rendered as its text grows (the library caches per text and width).
  *
  * A streamed reply is re-rendered every frame; marked's block lexer rescans the whole
- * growing paragraph each time, which made a long reply's frames cost more the longer
- * it got. Plain prose (see `isPlainProse`) skips the lexer: it renders exactly as the
- * library renders a plain paragraph (styled, wrapped, padded to the width); a test
- * checks the two agree.
+ * growing text each time, which made a long reply's frames cost more the longer it got.
+ * So the text is cut into finished blocks and a growing tail (see `MarkdownSplitter`):
+ * each finished block is rendered once per width, only the tail every frame. Plain
+ * prose (see `isPlainProse`) skips the lexer: it renders exactly as the library renders
+ * a plain paragraph (styled, wrapped, padded to the width). Tests check both agree with
+ * rendering the whole text.
  */
 export class MarkdownBlock implements Block {
-  private readonly inner: Markdown;
+  private readonly tail: Markdown;
   private readonly color: ((text: string) => string) | undefined;
+  private readonly splitter = new MarkdownSplitter();
   private text: string;
+  private tailText = "";
+  /** Rendered finished blocks, in order, for one width. */
+  private finished: { width: number; parts: { text: string; lines: string[] }[] } | undefined;
   private plain: { text: string; width: number; lines: string[] } | undefined;
   constructor(text = "", options: { dim?: boolean } = {}) {
     this.color = options.dim ? style.dim : undefined;
     this.text = text;
-    this.inner = new Markdown(text, 0, 0, markdownTheme, this.color ? { color: this.color } : undefined);
+    this.tail = this.markdown(text);
+    this.tailText = text;
   }
   setText(text: string): void {
     this.text = text;
-    this.inner.setText(text);
   }
   render(width: number): string[] {
-    if (!isPlainProse(this.text)) return this.inner.render(width);
-    if (this.plain?.text !== this.text || this.plain.width !== width) {
-      this.plain = { text: this.text, width, lines: renderPlainParagraph(this.text, width, this.color) };
-    }
-    return this.plain.lines;
+    const cuts = this.splitter.cuts(this.text);
+    const tail = this.renderTail(this.text.slice(cuts.at(-1) ?? 0), width);
+    if (cuts.length === 0) return tail;
+    // a part that draws nothing still renders as one empty line; the whole does not
+    const lines = this.renderFinished(cuts, width).concat(drawsNothing(tail) ? [] : tail);
+    return lines.length > 0 ? lines : [""];
   }
   invalidate(): void {
     this.plain = undefined;
-    this.inner.invalidate();
+    this.finished = undefined;
+    this.tail.invalidate();
+  }
+
+  private markdown(text: string): Markdown {
+    return new Markdown(text, 0, 0, markdownTheme, this.color ? { color: this.color } : undefined);
+  }
+
+  /** The lines of the blocks before the last cut, each block rendered once per width. */
+  private renderFinished(cuts: readonly number[], width: number): string[] {
+    if (this.finished?.width !== width) this.finished = { width, parts: [] };
+    const parts = this.finished.parts;
+    const lines: string[] = [];
+    for (let i = 0; i < cuts.length; i++) {
+      const text = this.text.slice(cuts[i - 1] ?? 0, cuts[i]);
+      if (parts[i]?.text !== text) {
+        parts.length = i;
+        const lines = this.markdown(text).render(width);
+        parts.push({ text, lines: drawsNothing(lines) ? [] : lines });
+      }
+      for (const line of parts[i]!.lines) lines.push(line);
+    }
+    parts.length = cuts.length;
+    return lines;
+  }
+
+  private renderTail(text: string, width: number): string[] {
+    if (!isPlainProse(text)) {
+      if (text !== this.tailText) {
+        this.tailText = text;
+        this.tail.setText(text);
+      }
+      return this.tail.render(width);
+    }
+    if (this.plain?.text !== text || this.plain.width !== width) {
+      this.plain = { text, width, lines: renderPlainParagraph(text, width, this.color) };
+    }
+    return this.plain.lines;
   }
 }
+
+/**
+ * Whether a rendering is the library's stand-in for no content: drawn lines are padded
+ * to the width (at least 1), so a lone empty line is the stand-in.
+ */
+const drawsNothing = (lines: string[]) => lines.length === 0 || (lines.length === 1 && lines[0] === "");
 
 /** What pi-tui's Markdown draws for one plain paragraph: styled, wrapped, padded to `width`. */
 export function renderPlainParagraph(
