@@ -4,8 +4,9 @@
  *
  * - first frame: spawn to the first drawn editor border;
  * - keypress echo: one typed character to its echo on the terminal;
- * - a 20,000-delta reply through the interactive UI versus print mode: wall time, CPU
- *   time, and (interactive) bytes written to the terminal per delta;
+ * - a 20,000-delta reply through the interactive UI versus print mode, once as one plain
+ *   paragraph and once markdown-rich (headings, paragraphs, code blocks, lists): wall
+ *   time, CPU time, and (interactive) bytes written to the terminal per delta;
  * - CPU used over 10 idle seconds with the UI up.
  *
  * Targets (issue 13): first frame < 100 ms; the interactive stream within 1.5x of print
@@ -43,6 +44,27 @@ const env = {
 };
 /** A reply of DELTAS words, one per delta, ending in a marker to wait for. */
 const REPLY = `${Array.from({ length: DELTAS - 1 }, (_, i) => `w${i}`).join(" ")} END-OF-REPLY`;
+/**
+ * A markdown-rich reply of about DELTAS words: sections of a heading, paragraphs with
+ * bold and inline code, a fenced code block and a list, ending in the same marker.
+ */
+const MARKDOWN_REPLY = (() => {
+  const sections: string[] = [];
+  for (let i = 0, words = 0; words < DELTAS; i++) {
+    const paragraph = Array.from({ length: 60 }, (_, j) =>
+      j % 15 === 7 ? `**w${i}x${j}**` : `w${i}x${j}`,
+    ).join(" ");
+    sections.push(
+      `## Section ${i}`,
+      `${paragraph} with \`inline${i}\` code.`,
+      `\`\`\`ts\nconst value${i} = compute(${i});\n\nreturn value${i};\n\`\`\``,
+      `- item ${i} one\n- item ${i} two\n- item ${i} three`,
+      paragraph,
+    );
+    words += 140;
+  }
+  return `${sections.join("\n\n")}\n\nThe last words END-OF-REPLY`;
+})();
 const decoder = new TextDecoder();
 
 /** CPU seconds a process has used so far (user + system), from /proc. */
@@ -128,63 +150,76 @@ console.log(
 );
 console.log(`keypress echo: median ${median(echoes).toFixed(2)} ms over ${echoes.length} keys`);
 
-// the 20,000-delta stream, print mode
-const printWall: number[] = [];
-const printCpu: number[] = [];
-for (let run = 0; run < RUNS; run++) {
-  mock.enqueue(textReply(REPLY, DELTAS));
-  const started = performance.now();
-  const child = Bun.spawn([process.execPath, MAIN, "-p", "--no-session", "stream"], {
-    cwd: agent.cwd,
-    env,
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const out = await new Response(child.stdout).text();
-  await child.exited;
-  printWall.push(performance.now() - started);
-  const usage = child.resourceUsage();
-  printCpu.push(cpuMs(usage));
-  if (!out.includes("END-OF-REPLY")) {
-    throw new Error(`print mode did not print the reply (exit ${child.exitCode}): ${out.slice(0, 200)}`);
+/** The wall and CPU time of print mode streaming `reply` (whole process). */
+async function streamPrint(reply: string): Promise<{ wall: number; cpu: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    mock.enqueue(textReply(reply, DELTAS));
+    const started = performance.now();
+    const child = Bun.spawn([process.execPath, MAIN, "-p", "--no-session", "stream"], {
+      cwd: agent.cwd,
+      env,
+      stdout: "pipe",
+      stderr: "inherit",
+    });
+    const out = await new Response(child.stdout).text();
+    await child.exited;
+    wall.push(performance.now() - started);
+    cpu.push(cpuMs(child.resourceUsage()));
+    if (!out.includes("END-OF-REPLY")) {
+      throw new Error(`print mode did not print the reply (exit ${child.exitCode}): ${out.slice(0, 200)}`);
+    }
   }
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
-// the same stream, interactive: whole-process CPU minus a run that only starts and quits
-const uiWall: number[] = [];
-const uiCpu: number[] = [];
-const uiBytes: number[] = [];
-for (let run = 0; run < RUNS; run++) {
-  const baseline = new Tty(["--no-session"]);
-  await baseline.until(MOCK_MODEL_ID);
-  await baseline.quit();
-  const base = baseline.proc.resourceUsage();
-  const baseCpu = cpuMs(base);
+/** The same stream, interactive: whole-process CPU minus a run that only starts and quits. */
+async function streamInteractive(reply: string): Promise<{ wall: number; cpu: number; bytes: number }> {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const bytes: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const baseline = new Tty(["--no-session"]);
+    await baseline.until(MOCK_MODEL_ID);
+    await baseline.quit();
+    const baseCpu = cpuMs(baseline.proc.resourceUsage());
 
-  mock.enqueue(textReply(REPLY, DELTAS));
-  const tty = new Tty(["--no-session"]);
-  await tty.until(MOCK_MODEL_ID);
-  const before = tty.bytes;
-  tty.output = "";
-  const sent = performance.now();
-  tty.write("stream\r");
-  await tty.until("END-OF-REPLY");
-  // the usage arrives in the footer once the reply is final
-  await tty.until("↑");
-  uiWall.push(performance.now() - sent);
-  uiBytes.push((tty.bytes - before) / DELTAS);
-  await tty.quit();
-  const usage = tty.proc.resourceUsage();
-  uiCpu.push(cpuMs(usage) - baseCpu);
+    mock.enqueue(textReply(reply, DELTAS));
+    const tty = new Tty(["--no-session"]);
+    await tty.until(MOCK_MODEL_ID);
+    const before = tty.bytes;
+    tty.output = "";
+    const sent = performance.now();
+    tty.write("stream\r");
+    await tty.until("END-OF-REPLY");
+    // the usage arrives in the footer once the reply is final
+    await tty.until("↑");
+    wall.push(performance.now() - sent);
+    bytes.push((tty.bytes - before) / DELTAS);
+    await tty.quit();
+    cpu.push(cpuMs(tty.proc.resourceUsage()) - baseCpu);
+  }
+  return { wall: median(wall), cpu: median(cpu), bytes: median(bytes) };
 }
-const wallRatio = median(uiWall) / median(printWall);
-console.log(
-  `20,000-delta reply, print mode: wall ${median(printWall).toFixed(0)} ms (whole process), CPU ${median(printCpu).toFixed(0)} ms`,
-);
-console.log(
-  `20,000-delta reply, interactive: wall ${median(uiWall).toFixed(0)} ms (Enter to last word), CPU ${median(uiCpu).toFixed(0)} ms over a start-and-quit run, ${median(uiBytes).toFixed(1)} bytes to the terminal per delta`,
-);
-console.log(`interactive / print wall: ${wallRatio.toFixed(2)}x (${verdict(wallRatio <= 1.5)}: within 1.5x)`);
+
+for (const [name, reply] of [
+  ["plain", REPLY],
+  ["markdown", MARKDOWN_REPLY],
+] as const) {
+  const print = await streamPrint(reply);
+  const ui = await streamInteractive(reply);
+  const wallRatio = ui.wall / print.wall;
+  console.log(
+    `20,000-delta ${name} reply, print mode: wall ${print.wall.toFixed(0)} ms (whole process), CPU ${print.cpu.toFixed(0)} ms`,
+  );
+  console.log(
+    `20,000-delta ${name} reply, interactive: wall ${ui.wall.toFixed(0)} ms (Enter to last word), CPU ${ui.cpu.toFixed(0)} ms over a start-and-quit run, ${ui.bytes.toFixed(1)} bytes to the terminal per delta`,
+  );
+  console.log(
+    `${name} interactive / print wall: ${wallRatio.toFixed(2)}x (${verdict(wallRatio <= 1.5)}: within 1.5x)`,
+  );
+}
 
 // idle CPU
 const idle = new Tty();
