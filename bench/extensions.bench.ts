@@ -4,12 +4,11 @@
  * and cached; and a 500-delta turn with 10 no-op handlers on every event versus none.
  * Targets: 10 cached extensions add < 5 ms to thread/start; dispatch adds < 5% to the turn.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import { createLocalOperations } from "../packages/agent/src/index.ts";
-import { type Model, streamModel } from "../packages/ai/src/index.ts";
+import { streamModel } from "../packages/ai/src/index.ts";
 import {
   createExtensionHostFactory,
   createNoUI,
@@ -17,7 +16,6 @@ import {
   FactoryCache,
 } from "../packages/extensions/src/index.ts";
 import { threadHooks } from "../packages/extensions/src/thread-hooks.ts";
-import { startMockModelServer } from "../packages/testkit/src/index.ts";
 import {
   type Caller,
   createThreadManager,
@@ -25,6 +23,7 @@ import {
   staticModelSource,
   type ThreadManagerEvent,
 } from "../packages/thread-manager/src/index.ts";
+import { textTurnFixture } from "./support/text-turn-fixture.ts";
 
 const DELTAS = 500;
 const EXTENSIONS = 10;
@@ -44,24 +43,7 @@ const EVENTS = [
 ];
 const NOOP = `export default function (k) {\n${EVENTS.map((e) => `  k.on("${e}", () => undefined);`).join("\n")}\n}\n`;
 
-const root = mkdtempSync(join(tmpdir(), "knightcode-ext-bench-"));
-const cwd = join(root, "project");
-await Bun.write(join(cwd, ".keep"), "");
-const mock = await startMockModelServer();
-mock.setDefault({ steps: [{ type: "text", text: "word ".repeat(DELTAS), deltas: DELTAS }] });
-const model: Model = {
-  id: "bench-model",
-  name: "Bench",
-  api: "openai-completions",
-  provider: "bench",
-  baseUrl: mock.baseUrl,
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1_000_000,
-  maxTokens: 4096,
-  thinkingLevels: ["off"],
-};
+const { root, cwd, mock, model } = await textTurnFixture("knightcode-ext-bench-", DELTAS);
 
 let generation = 0;
 /** Ten no-op extensions in a fresh folder (new paths: nothing cached). */

@@ -4,12 +4,10 @@
  * provider, the agent loop, persistence and the item notifications, start to
  * `thread/turn/completed`. Prints a table and the derived figures.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { type Model, streamModel } from "../packages/ai/src/index.ts";
-import { startMockModelServer } from "../packages/testkit/src/index.ts";
+import { streamModel } from "../packages/ai/src/index.ts";
 import {
   type Caller,
   createThreadManager,
@@ -17,27 +15,11 @@ import {
   staticModelSource,
   type ThreadManagerEvent,
 } from "../packages/thread-manager/src/index.ts";
+import { textTurnFixture } from "./support/text-turn-fixture.ts";
 
 const DELTAS = 500;
 const THREADS = 100;
-const root = mkdtempSync(join(tmpdir(), "knightcode-tm-bench-"));
-const cwd = join(root, "project");
-await Bun.write(join(cwd, ".keep"), "");
-const mock = await startMockModelServer();
-mock.setDefault({ steps: [{ type: "text", text: "word ".repeat(DELTAS), deltas: DELTAS }] });
-const model: Model = {
-  id: "bench-model",
-  name: "Bench",
-  api: "openai-completions",
-  provider: "bench",
-  baseUrl: mock.baseUrl,
-  reasoning: false,
-  input: ["text"],
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-  contextWindow: 1_000_000,
-  maxTokens: 4096,
-  thinkingLevels: ["off"],
-};
+const { root, cwd, mock, model } = await textTurnFixture("knightcode-tm-bench-", DELTAS);
 const manager = createThreadManager({
   agentDir: join(root, "agent"),
   env: {},
