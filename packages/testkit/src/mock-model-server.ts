@@ -1,3 +1,4 @@
+import { closeOnce, sseResponse } from "./loopback-http.ts";
 import { renderAnthropic } from "./render-anthropic.ts";
 import { renderChatCompletions } from "./render-chat-completions.ts";
 import { renderResponses } from "./render-responses.ts";
@@ -97,20 +98,12 @@ export async function startMockModelServer(): Promise<MockModelServer> {
         return new Response(rendered.body, { status: rendered.status, headers: rendered.headers });
       }
       const frames = RENDERERS[format](script, recorded);
-      return new Response(streamFrames(frames, script, req.signal), {
-        status: 200,
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-      });
+      return sseResponse(streamFrames(frames, script, req.signal));
     },
   });
 
   const url = `http://127.0.0.1:${server.port}`;
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await server.stop(true);
-  };
+  const close = closeOnce(server);
 
   return {
     url,

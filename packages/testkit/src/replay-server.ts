@@ -9,6 +9,8 @@
  * reply carried came back); a failed check is answered with a 400 carrying the server's own
  * error text, as the real server would, and is recorded in `rejections`.
  */
+
+import { closeOnce, sseResponse } from "./loopback-http.ts";
 import { wireFormatOf } from "./mock-model-server.ts";
 import { createRequestLog } from "./request-log.ts";
 import type { MockWireFormat, RecordedRequest } from "./script.ts";
@@ -146,20 +148,12 @@ export async function startReplayServer(): Promise<ReplayServer> {
       }
       const chunks = replayChunks(exchange.stream.body);
       chunkCounts.set(recorded.index, chunks.length);
-      return new Response(sendChunks(chunks, req.signal), {
-        status: 200,
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
-      });
+      return sseResponse(sendChunks(chunks, req.signal));
     },
   });
 
   const url = `http://127.0.0.1:${server.port}`;
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await server.stop(true);
-  };
+  const close = closeOnce(server);
   return {
     url,
     baseUrl: `${url}/v1`,
