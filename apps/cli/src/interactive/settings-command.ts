@@ -24,35 +24,22 @@ export async function openSettings(app: InteractiveApp): Promise<void> {
   ]);
   if ("cancelled" in pick) return;
   switch (pick.value) {
-    case "thinking": {
-      const levels: ThinkingLevel[] = current?.thinkingLevels ?? ["off"];
-      const answer = await app.ask(
+    case "thinking":
+      await pickThreadSetting(
+        app,
+        threadId,
         "Thinking level",
-        levels.map((l) => ({ value: l, label: l })),
+        current?.thinkingLevels ?? ["off"],
+        (level) => ({
+          thinkingLevel: level as ThinkingLevel,
+        }),
       );
-      if ("cancelled" in answer) return;
-      const updated = await app.client.request("thread/settings/update", {
-        threadId,
-        thinkingLevel: answer.value as ThinkingLevel,
-      });
-      app.session.setThread(updated.thread);
-      app.view.note(style.muted(`Thinking level: ${answer.value}`));
       return;
-    }
-    case "approval": {
-      const answer = await app.ask(
-        "Approval mode",
-        APPROVAL_MODES.map((m) => ({ value: m, label: m })),
-      );
-      if ("cancelled" in answer) return;
-      const updated = await app.client.request("thread/settings/update", {
-        threadId,
-        approvalMode: answer.value as ApprovalMode,
-      });
-      app.session.setThread(updated.thread);
-      app.view.note(style.muted(`Approval mode: ${answer.value}`));
+    case "approval":
+      await pickThreadSetting(app, threadId, "Approval mode", APPROVAL_MODES, (mode) => ({
+        approvalMode: mode as ApprovalMode,
+      }));
       return;
-    }
     case "defaultModel": {
       const answer = await app.ask(
         "Default model",
@@ -93,4 +80,22 @@ export async function openSettings(app: InteractiveApp): Promise<void> {
       return;
     }
   }
+}
+
+/** Asks for one of `values` and applies it to the thread with `thread/settings/update`. */
+async function pickThreadSetting(
+  app: InteractiveApp,
+  threadId: string,
+  title: string,
+  values: readonly string[],
+  patch: (value: string) => { thinkingLevel?: ThinkingLevel; approvalMode?: ApprovalMode },
+): Promise<void> {
+  const answer = await app.ask(
+    title,
+    values.map((v) => ({ value: v, label: v })),
+  );
+  if ("cancelled" in answer) return;
+  const updated = await app.client.request("thread/settings/update", { threadId, ...patch(answer.value) });
+  app.session.setThread(updated.thread);
+  app.view.note(style.muted(`${title}: ${answer.value}`));
 }
