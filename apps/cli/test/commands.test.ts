@@ -113,6 +113,29 @@ describe("built-in commands in the terminal", () => {
     expect(tty.visible().join("\n")).toContain(`${MOCK_PROVIDERS.anthropic}/mock-model`);
   }, 30_000);
 
+  test("/settings switches the thread's approval mode: a write then asks, where fullAccess ran it", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/settings");
+    await tty.waitFor("Settings (Esc to close)");
+    tty.write(KEYS.down);
+    tty.write(KEYS.enter);
+    await tty.waitFor("autoEdit");
+    tty.write(KEYS.enter); // the first mode offered: ask
+    await tty.waitFor("Approval mode: ask");
+    env.mock.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "s.txt", content: "S\n" } }),
+      textReply("done"),
+    );
+    tty.type("write s.txt");
+    await tty.waitFor("Allow write s.txt");
+    expect(existsSync(join(env.agent.cwd, "s.txt"))).toBe(false);
+    tty.write(KEYS.enter);
+    await tty.waitFor("done");
+    expect(readFileSync(join(env.agent.cwd, "s.txt"), "utf8")).toBe("S\n");
+  }, 30_000);
+
   test("/undo restores the files the last turn changed, in a git repository", async () => {
     await using env = await mockedAgent();
     const cwd = env.agent.cwd;
