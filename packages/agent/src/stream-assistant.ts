@@ -7,7 +7,7 @@ import {
   type AssistantMessage,
   type Context,
   type ErrorKind,
-  emptyUsage,
+  emptyAssistantMessage,
   type Model,
   type StopReason,
 } from "@knightcode/ai";
@@ -28,16 +28,10 @@ export function failureMessage(
   errorKind: ErrorKind = "other",
 ): AssistantMessage {
   return {
-    role: "assistant",
-    content: [],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: emptyUsage(),
+    ...emptyAssistantMessage(model),
     stopReason,
     errorMessage: text,
     ...(stopReason === "error" ? { errorKind } : {}),
-    timestamp: Date.now(),
   };
 }
 

@@ -55,4 +55,4 @@ export type {
   Usage,
   UserMessage,
 } from "./types.ts";
-export { emptyUsage, THINKING_LEVELS } from "./types.ts";
+export { emptyAssistantMessage, emptyUsage, THINKING_LEVELS } from "./types.ts";

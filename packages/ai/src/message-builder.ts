@@ -9,7 +9,7 @@ import type {
   ThinkingContent,
   ToolCall,
 } from "./types.ts";
-import { emptyUsage } from "./types.ts";
+import { emptyAssistantMessage } from "./types.ts";
 
 /**
  * Assembles an `AssistantMessage` from provider deltas and emits the normalized events.
@@ -28,16 +28,7 @@ export class AssistantMessageBuilder {
     private readonly model: Model,
     private readonly emit: (event: AssistantMessageEvent) => void,
   ) {
-    this.message = {
-      role: "assistant",
-      content: [],
-      api: model.api,
-      provider: model.provider,
-      model: model.id,
-      usage: emptyUsage(),
-      stopReason: "stop",
-      timestamp: Date.now(),
-    };
+    this.message = emptyAssistantMessage(model);
   }
 
   /** Emits `start`; call once before any content. */

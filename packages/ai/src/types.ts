@@ -199,6 +199,20 @@ export type StreamFunction = (
   options?: StreamOptions,
 ) => AssistantMessageStream;
 
+/** An assistant message of `model` with no content yet: zero usage, `stop`, stamped now. */
+export function emptyAssistantMessage(model: Model): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp: Date.now(),
+  };
+}
+
 /** A zeroed usage record. */
 export function emptyUsage(): Usage {
   return {

@@ -2,7 +2,7 @@ import { classifyError, describeFailure } from "../errors.ts";
 import { createAssistantMessageStream } from "../event-stream.ts";
 import { StreamCutError } from "../message-builder.ts";
 import type { AssistantMessage, AssistantMessageEvent, StreamFunction } from "../types.ts";
-import { emptyUsage } from "../types.ts";
+import { emptyAssistantMessage } from "../types.ts";
 
 /**
  * Wraps a stream function KnightCode did not write (an extension's own provider) so the
@@ -14,16 +14,7 @@ export function guardForeignStream(foreign: StreamFunction): StreamFunction {
   return (model, context, options) => {
     const { stream, push, ready } = createAssistantMessageStream();
     const startedAt = performance.now();
-    let last: AssistantMessage = {
-      role: "assistant",
-      content: [],
-      api: model.api,
-      provider: model.provider,
-      model: model.id,
-      usage: emptyUsage(),
-      stopReason: "stop",
-      timestamp: Date.now(),
-    };
+    let last: AssistantMessage = emptyAssistantMessage(model);
     let ended = false;
     const end = (event: AssistantMessageEvent) => {
       if (ended) return;
