@@ -48,6 +48,31 @@ describe("extension dialogs in the terminal", () => {
     expect(requestText(env.mock.requests[1]!.body)).toContain("confirmed: false, hasUI: true");
   }, 30_000);
 
+  test("Esc in a dialog during a turn cancels only the dialog; the turn goes on, and a second Esc interrupts it", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(
+      toolCallReply({ name: "ask_user", arguments: { question: "Proceed with the plan?" } }),
+      // the model is still answering when the second Esc comes
+      { steps: [{ type: "text", text: "thinking it over" }], stallAfterEvents: 2 },
+    );
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("do the plan");
+    await tty.waitFor("Question from a tool");
+    tty.write(KEYS.escape);
+    // the cancelled answer went back to the model: the same turn made its next request
+    const next = await env.mock.waitForRequest(1);
+    expect(requestText(next.body)).toContain("confirmed: false, hasUI: true");
+    await tty.waitFor("thinking it over");
+    const running = tty.visible().join("\n");
+    expect(running).not.toContain("Question from a tool");
+    expect(running).toContain("Esc to interrupt");
+    expect(tty.text()).not.toContain("Interrupted");
+    tty.write(KEYS.escape);
+    await tty.waitFor("⊘ Interrupted");
+    expect(env.mock.requests.length).toBe(2);
+  }, 30_000);
+
   test("print mode has no UI: the dialogs answer at once with their no-answer values", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(
