@@ -212,6 +212,39 @@ describe("built-in commands in the terminal", () => {
     expect(sent).not.toContain("kept-private");
   }, 30_000);
 
+  test("/tree puts the whole chosen message back into the editor, not the tree's 200-character preview", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("first answer"), textReply("second answer"));
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("question one");
+    await tty.waitFor("first answer");
+    const head = `long question ${"with many words ".repeat(12)}`.trim();
+    const tail = `second line ${"and still more ".repeat(6)}ends at TAIL-MARKER`;
+    expect(head.length + tail.length).toBeGreaterThan(250);
+    // Ctrl+J starts a new line in the editor
+    tty.type(`${head}\n${tail}`);
+    await tty.waitFor("second answer");
+    tty.type("/tree");
+    await tty.waitFor("Continue from before which message?");
+    tty.write("long question");
+    await tty.waitFor("Search: long question");
+    tty.write(KEYS.enter);
+    await tty.waitFor("Summarize the branch you are leaving?");
+    tty.write(KEYS.enter);
+    await tty.waitFor("Moved to an earlier point");
+    await tty.waitFor((screen) => screen.replace(/\s+/g, " ").includes("ends at TAIL-MARKER"));
+    // sending the editor as it is repeats the message exactly, both lines
+    env.mock.enqueue(textReply("answer on the new branch"));
+    tty.write(KEYS.enter);
+    await tty.waitFor("answer on the new branch");
+    const messages = (env.mock.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] })
+      .messages;
+    const lastUser = messages.filter((m) => m.role === "user").at(-1)!;
+    expect(JSON.stringify(lastUser.content)).toContain(JSON.stringify(`${head}\n${tail}`).slice(1, -1));
+    expect(requestText(env.mock.requests.at(-1)!.body)).not.toContain("second answer");
+  }, 30_000);
+
   test("/tree moves to an earlier entry: the message returns to the editor and the later exchange leaves the context", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(textReply("first answer"), textReply("second answer"));

@@ -328,8 +328,14 @@ export class ThreadManager implements ThreadManagerApi {
       const thread = loaded
         ? loaded.thread()
         : unloadedThread(session, archived, this.registry.statusOf(session.id));
+      const leafId = params.leafId ?? session.leafId;
+      if (leafId !== null && session.getEntry(leafId) === undefined) {
+        throw new AppServerError("invalidParams", `Thread ${params.threadId} has no entry ${leafId}`);
+      }
+      // the running turn's live snapshot belongs to the current branch only
+      const live = leafId === session.leafId ? loaded?.running?.live : undefined;
       const budget = turnBudget({ thread }, PAGE_FIELDS_RESERVE_BYTES);
-      const { turns, nextCursor } = historyTurns(session, loaded?.running?.live, params.cursor, budget);
+      const { turns, nextCursor } = historyTurns(session, live, params.cursor, budget, leafId);
       const result: ThreadReadResult =
         nextCursor !== undefined ? { thread, turns, nextCursor } : { thread, turns };
       const warnings = sessionDamageWarnings(session);

@@ -71,7 +71,15 @@ export type ThreadForkParams = Static<typeof ThreadForkParams>;
 export const ThreadForkResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
 export type ThreadForkResult = Static<typeof ThreadForkResult>;
 
-export const ThreadReadParams = Type.Object({ threadId: ThreadId, cursor: Type.Optional(Cursor) });
+export const ThreadReadParams = Type.Object({
+  threadId: ThreadId,
+  cursor: Type.Optional(Cursor),
+  /**
+   * Read the branch that ends at this entry (any `thread/tree/read` entry) instead of the
+   * current one, e.g. to show or edit a message of another branch; the leaf stays.
+   */
+  leafId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+});
 export type ThreadReadParams = Static<typeof ThreadReadParams>;
 
 export const ThreadReadResult = Type.Object({

@@ -98,6 +98,37 @@ for (const target of TARGETS) {
     );
 
     test(
+      "thread/read with leafId reads another branch whole: a long message of the branch left behind, beyond its tree preview",
+      async () => {
+        await using server = await target.start();
+        const { client } = server;
+        const { thread } = await client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+        const long = `${"the first line says a lot ".repeat(10)}\n\n  indented second paragraph, ${"more words ".repeat(20)}end`;
+        server.mock.enqueue(textReply("answer one"), textReply("answer two"));
+        await turn(server, thread.id, "question one");
+        await turn(server, thread.id, long);
+        const tree = await client.request("thread/tree/read", { threadId: thread.id });
+        const two = tree.entries[2]!;
+        expect(two.preview.length).toBe(200);
+        await client.request("thread/tree/navigate", { threadId: thread.id, entryId: two.parentId });
+
+        const other = await client.request("thread/read", { threadId: thread.id, leafId: two.id });
+        const newest = await client.resolveTurn(other.turns.at(-1)!);
+        expect(newest.items?.[0]).toMatchObject({ type: "userMessage", text: long });
+        expect(other.turns).toHaveLength(2);
+        // the current branch and the leaf are unchanged by the read
+        const current = await client.request("thread/read", { threadId: thread.id });
+        expect(JSON.stringify(current.turns)).not.toContain("indented second paragraph");
+        expect((await client.request("thread/tree/read", { threadId: thread.id })).leafId).toBe(two.parentId);
+
+        expect(
+          await errorCode(client.request("thread/read", { threadId: thread.id, leafId: "no-such-entry" })),
+        ).toBe("invalidParams");
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "thread/tree/read and thread/tree/navigate: threadNotFound for an unknown thread; navigate: invalidParams for an unknown entry, turnInProgress while a turn runs",
       async () => {
         await using server = await target.start();

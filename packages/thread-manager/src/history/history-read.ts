@@ -2,7 +2,8 @@
  * History pages as the protocol returns them: the session store cuts the page and
  * anchors its cursor; each stored turn is projected, and the running turn is replaced
  * by its live snapshot (streaming items included). Pages stop at the byte budget the
- * caller passes, measured as the app server will send each turn.
+ * caller passes, measured as the app server will send each turn. Any branch can be read,
+ * not only the current one.
  */
 import { historyPage, type SessionFile, type TurnGroup } from "@knightcode/session-store";
 import type { Turn } from "../shapes.ts";
@@ -25,6 +26,8 @@ export function historyTurns(
   live: LiveTurn | undefined,
   cursor: string | undefined,
   maxBytes?: number,
+  /** The entry the branch ends at; the session's leaf by default. */
+  leafId: string | null = session.leafId,
 ): HistoryTurns {
   const projected = new Map<string, Turn>();
   const turnOf = (group: TurnGroup): Turn => {
@@ -37,7 +40,7 @@ export function historyTurns(
   };
   const page = historyPage({
     threadId: session.id,
-    path: session.branch(),
+    path: session.branch(leafId),
     ...(cursor ? { cursor } : {}),
     ...(maxBytes !== undefined
       ? { maxBytes, measure: (group: TurnGroup) => sentTurnBytes(turnOf(group)) }
