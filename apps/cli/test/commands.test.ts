@@ -234,6 +234,8 @@ describe("built-in commands in the terminal", () => {
     tty.write(KEYS.enter);
     await tty.waitFor("Moved to an earlier point");
     await tty.waitFor((screen) => screen.replace(/\s+/g, " ").includes("ends at TAIL-MARKER"));
+    // the move left no turn open behind it
+    expect(tty.text()).not.toContain("Interrupted");
     // sending the editor as it is repeats the message exactly, both lines
     env.mock.enqueue(textReply("answer on the new branch"));
     tty.write(KEYS.enter);

@@ -39,12 +39,21 @@ for (const target of TARGETS) {
         expect(before.currentBranch).toEqual(before.entries.map((e) => e.id));
         const two = before.entries[2]!;
 
-        expect(
-          await client.request("thread/tree/navigate", { threadId: thread.id, entryId: two.parentId }),
-        ).toEqual({
-          leafId: two.parentId,
+        const moved = await client.request("thread/tree/navigate", {
+          threadId: thread.id,
+          entryId: two.parentId,
         });
+        // the parent of a turn's first message is its start marker: the move goes to before the
+        // marker, so no turn is left open (it would read back as interrupted)
+        expect(moved.cancelled).toBeUndefined();
+        const moment = await client.request("thread/read", { threadId: thread.id });
+        expect(moment.turns.map((t) => (t as { status: string }).status)).toEqual(["completed"]);
         await turn(server, thread.id, "question three");
+        const history = await client.request("thread/read", { threadId: thread.id });
+        expect(history.turns.map((t) => (t as { status: string }).status)).toEqual([
+          "completed",
+          "completed",
+        ]);
         const sent = JSON.stringify(server.mock.requests[2]!.body);
         expect(sent).toContain("answer one");
         expect(sent).not.toContain("question two");
@@ -110,7 +119,10 @@ for (const target of TARGETS) {
         const tree = await client.request("thread/tree/read", { threadId: thread.id });
         const two = tree.entries[2]!;
         expect(two.preview.length).toBe(200);
-        await client.request("thread/tree/navigate", { threadId: thread.id, entryId: two.parentId });
+        const moved = await client.request("thread/tree/navigate", {
+          threadId: thread.id,
+          entryId: two.parentId,
+        });
 
         const other = await client.request("thread/read", { threadId: thread.id, leafId: two.id });
         const newest = await client.resolveTurn(other.turns.at(-1)!);
@@ -119,7 +131,7 @@ for (const target of TARGETS) {
         // the current branch and the leaf are unchanged by the read
         const current = await client.request("thread/read", { threadId: thread.id });
         expect(JSON.stringify(current.turns)).not.toContain("indented second paragraph");
-        expect((await client.request("thread/tree/read", { threadId: thread.id })).leafId).toBe(two.parentId);
+        expect((await client.request("thread/tree/read", { threadId: thread.id })).leafId).toBe(moved.leafId);
 
         expect(
           await errorCode(client.request("thread/read", { threadId: thread.id, leafId: "no-such-entry" })),

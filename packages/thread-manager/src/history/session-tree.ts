@@ -2,7 +2,8 @@
  * `thread/tree/read` and `thread/tree/navigate`: the conversation entries of every
  * branch, and moving the leaf so the next input continues from another entry. Moving
  * takes admission (never under a running turn); the move is kept in the transcript by
- * the next entry appended, which becomes the chosen entry's child.
+ * the next entry appended, which becomes the chosen entry's child. Moving to a turn's
+ * start marker (the parent of its first user message) moves to the marker's parent.
  */
 import type { AssistantMessage } from "@knightcode/ai";
 import {
@@ -70,15 +71,19 @@ export async function navigateSessionTree(
 ): Promise<ThreadTreeNavigateResult> {
   runtime.admit("tree");
   try {
-    if (params.entryId !== null && runtime.session.getEntry(params.entryId) === undefined) {
+    const entry = params.entryId === null ? undefined : runtime.session.getEntry(params.entryId);
+    if (params.entryId !== null && entry === undefined) {
       throw new AppServerError("invalidParams", `Thread ${runtime.id} has no entry ${params.entryId}`);
     }
+    // A turn's user message is the child of its `turn_start` marker: continuing "after the
+    // marker" would leave a turn opened and never ended, read back as an interrupted one.
+    const targetId = entry?.type === "turn_start" ? entry.parentId : params.entryId;
     const outcome =
-      params.entryId !== null && hooks.branchSummary !== undefined
+      targetId !== null && hooks.branchSummary !== undefined
         ? await hooks.branchSummary(
             runtime,
             {
-              targetId: params.entryId,
+              targetId,
               summarize: params.summarize === true,
               ...(params.customInstructions !== undefined
                 ? { customInstructions: params.customInstructions }
@@ -91,7 +96,7 @@ export async function navigateSessionTree(
     if (outcome.status === "failed") {
       throw new AppServerError("internal", `The branch summary failed: ${outcome.errorMessage}`);
     }
-    runtime.session.setLeaf(params.entryId);
+    runtime.session.setLeaf(targetId);
     if (outcome.status === "summarized") {
       const { draft } = outcome;
       const entry = runtime.append({
