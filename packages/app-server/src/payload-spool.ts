@@ -4,7 +4,6 @@
  * readers fetch it in bounded chunks by byte offset. IDs are looked up in a map and
  * never joined into a path unchecked, so a client cannot name a file outside the spool.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,6 +58,11 @@ interface SpoolEntry {
 }
 
 const ID_PATTERN = /^[0-9a-f]{32}$/;
+
+/** 16 random bytes as hex, from the global Web Crypto (`node:crypto` costs ~5 ms to load at start). */
+function randomId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("hex");
+}
 /** A payload spool: immutable files plus a sliding-expiry index of them. */
 export interface PayloadSpool {
   readonly dir: string;
@@ -123,7 +127,7 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
       maybeSweep();
       // a string is written as it is: a 50 MiB item is not copied into a Buffer first
       const byteLength = typeof value === "string" ? Buffer.byteLength(value, "utf8") : value.byteLength;
-      const id = randomBytes(16).toString("hex");
+      const id = randomId();
       const file = join(dir, id);
       // read-only from the start: a reference names one value for its whole life
       writeFileSync(file, value, { flag: "wx", mode: 0o400 });
@@ -131,7 +135,7 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
     },
     putPieces(pieces) {
       maybeSweep();
-      const id = randomBytes(16).toString("hex");
+      const id = randomId();
       const file = join(dir, id);
       const fd = openSync(file, "wx", 0o400);
       let byteLength: number;

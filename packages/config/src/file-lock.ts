@@ -4,11 +4,11 @@
  * file), so a waiter never reads a half-written owner. A lock whose owner is a dead
  * process on this host, or that is older than any write could take, is taken over.
  */
-import { randomBytes } from "node:crypto";
 import { link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname } from "node:path";
 import { isErrnoCode, storageFailure } from "./errors.ts";
+import { randomHex } from "./random-hex.ts";
 
 /** How a lock waits. */
 export interface FileLockOptions {
@@ -43,7 +43,7 @@ export async function withFileLock<T>(
 }
 
 async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Promise<string> {
-  const token = `${process.pid}-${randomBytes(8).toString("hex")}`;
+  const token = `${process.pid}-${randomHex(8)}`;
   const owner: LockOwner = { pid: process.pid, host: HOST, startedAt: Date.now(), token };
   const temp = `${lockPath}.${token}.tmp`;
   try {
@@ -125,7 +125,7 @@ async function takeOverIfStale(lockPath: string, staleMs: number): Promise<boole
   if (!isStale(seen.owner, staleMs)) return false;
   // Move the stale lock aside and check it is still the one judged stale: if another
   // waiter took over first, the file we moved is its fresh lock and goes back.
-  const aside = `${lockPath}.${process.pid}.${randomBytes(6).toString("hex")}.stale`;
+  const aside = `${lockPath}.${process.pid}.${randomHex(6)}.stale`;
   try {
     await rename(lockPath, aside);
   } catch (error) {

@@ -2,7 +2,6 @@
  * The per-directory listing cache `.thread-index.json`: what a cold scan learned
  * about each transcript, keyed by file name and validated by size, mtime and inode.
  */
-import { randomUUID } from "node:crypto";
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_TITLE_CHARS } from "./transcript-scan.ts";
@@ -97,7 +96,7 @@ export function loadThreadIndex(dir: string): LoadedIndex {
 /** Writes the index atomically (temp file, then rename). Returns false instead of throwing: the cache is best effort. */
 export function saveThreadIndex(dir: string, records: Map<string, IndexRecord>): boolean {
   const path = join(dir, THREAD_INDEX_FILE);
-  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path}.${process.pid}.${crypto.randomUUID()}.tmp`;
   const files: Record<string, IndexRecord> = {};
   for (const [name, record] of records) files[name] = record;
   try {
