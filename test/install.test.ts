@@ -277,6 +277,37 @@ describe("the installed knightcode", () => {
     expect(withKey.provider).toBe("anthropic");
   }, 60_000);
 
+  test("a malformed settings file is reported with its line and column (the JSON scanner loads lazily inside the binary)", async () => {
+    const home = freshHome("malformed-settings-home");
+    const cwd = join(home, "project");
+    mkdirSync(cwd);
+    mkdirSync(join(home, ".knightcode", "agent"), { recursive: true });
+    writeFileSync(join(home, ".knightcode", "agent", "settings.json"), '{\n  "a": 1,\n  "b": ,\n}\n');
+    const child = Bun.spawn([binary(), "app-server"], {
+      cwd,
+      env: userEnv(home),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const client = new AppServerClient(
+      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+    );
+    await client.connect();
+    await client.initialize({ clientInfo: { name: "malformed-settings-test" } });
+    const read = await client.request("config/read", { cwd });
+    child.stdin.end();
+    await child.exited;
+    expect(read.errors).toEqual([
+      expect.objectContaining({
+        source: "settings",
+        message: expect.stringContaining("ValueExpected"),
+        line: 3,
+        column: 8,
+      }),
+    ]);
+  }, 60_000);
+
   test("extensions load from user files at run time: TypeScript, typebox and @knightcode/extensions from the binary, the extension's own files and node_modules from disk", async () => {
     const home = freshHome("extension-home");
     const cwd = join(home, "project");

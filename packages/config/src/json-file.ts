@@ -6,7 +6,7 @@
 import { constants } from "node:fs";
 import { chmod, mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { type ParseError, parse as parseJsonc, printParseErrorCode } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import { isErrnoCode, storageFailure } from "./errors.ts";
 import { randomHex } from "./random-hex.ts";
 import type { ConfigWarning } from "./warning.ts";
@@ -129,9 +129,20 @@ export function describeParseLocation(failure: JsonParseFailure): string {
   return failure.line !== undefined ? ` (line ${failure.line}, column ${failure.column})` : "";
 }
 
+/**
+ * jsonc-parser, loaded on the first file that fails to parse: every server start would
+ * otherwise pay ~3.5 ms to load it, and a valid file never needs it. Its ES module build,
+ * named by path: the bundler follows that one into the compiled binary (the UMD build's
+ * internal `require`s it does not), and `require` keeps this path synchronous.
+ */
+function jsoncParser(): typeof import("jsonc-parser") {
+  return require("jsonc-parser/lib/esm/main.js") as typeof import("jsonc-parser");
+}
+
 function locateParseFailure(raw: string, text: string, shift: number, error: unknown): JsonParseFailure {
   const fallback = error instanceof Error ? error.message : String(error);
   // JSON.parse does not say where it failed; a strict scanner pass finds the first offending offset.
+  const { parse: parseJsonc, printParseErrorCode } = jsoncParser();
   const errors: ParseError[] = [];
   parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
