@@ -45,17 +45,24 @@ const CONSOLE_METHODS = [
   "assert",
 ] as const;
 
+/** The stderr console the global one forwards to, made on the first call (see below). */
+let stderrConsole: Console | undefined;
+
 /**
  * Points the global console at stderr. stdout belongs to the protocol: a `console.log`
  * anywhere in the process (a dependency, a model SDK, a loaded extension) would
- * otherwise put a line the client cannot parse between protocol messages.
+ * otherwise put a line the client cannot parse between protocol messages. The stderr
+ * console is built on the first call, not here: building one costs a server ~3 ms at
+ * start (it loads the stream and inspect machinery), and most runs never log.
  */
 export function keepConsoleOffStdout(): void {
-  const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr });
   const target = console as unknown as Record<string, unknown>;
   for (const name of CONSOLE_METHODS) {
-    const method = (toStderr as unknown as Record<string, unknown>)[name];
-    if (typeof method === "function") target[name] = method.bind(toStderr);
+    target[name] = (...args: unknown[]) => {
+      stderrConsole ??= new Console({ stdout: process.stderr, stderr: process.stderr });
+      const method = (stderrConsole as unknown as Record<string, unknown>)[name];
+      return typeof method === "function" ? method.apply(stderrConsole, args) : undefined;
+    };
   }
 }
 
