@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   filesystemServer,
@@ -167,6 +167,65 @@ describe("built-in commands in the terminal", () => {
     expect(existsSync(join(cwd, "new.txt"))).toBe(false);
     tty.type("/undo");
     await tty.waitFor("Nothing to undo");
+  }, 30_000);
+
+  test("/undo restores git-ignored files the turn changed; one inside an ignored folder or outside the repository is named as not restored; touched files are covered from then on", async () => {
+    await using env = await mockedAgent();
+    const cwd = env.agent.cwd;
+    writeFileSync(join(cwd, ".gitignore"), "*.local.json\nbuild/\nnode_modules/\n");
+    writeFileSync(join(cwd, "config.local.json"), '{"port": 1}\n');
+    mkdirSync(join(cwd, "build"));
+    writeFileSync(join(cwd, "build", "out.txt"), "built once\n");
+    mkdirSync(join(cwd, "node_modules", "dep"), { recursive: true });
+    const dependency = "module.exports = 'never checkpointed';\n";
+    writeFileSync(join(cwd, "node_modules", "dep", "index.js"), dependency);
+    await git(cwd, "init", "-q");
+    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".");
+    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init");
+    env.mock.enqueue(
+      toolCallReply(
+        {
+          name: "edit",
+          arguments: { path: "config.local.json", edits: [{ oldText: '"port": 1', newText: '"port": 2' }] },
+        },
+        { name: "write", arguments: { path: "secrets.local.json", content: "{}\n" } },
+        { name: "write", arguments: { path: "build/out.txt", content: "built twice\n" } },
+        { name: "write", arguments: { path: "../outside.txt", content: "beyond the repository\n" } },
+      ),
+      textReply("Changed the ignored files."),
+    );
+    await using tty = new PtySession([], { cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("change the config");
+    await tty.waitFor("Changed the ignored files.");
+    expect(readFileSync(join(cwd, "config.local.json"), "utf8")).toBe('{"port": 2}\n');
+    tty.type("/undo");
+    const screen = await tty.waitFor("Not restored, still as the turn left them (2)");
+    expect(screen).toContain("Undid the last turn's file changes (2)");
+    expect(screen).toMatch(/restored config\.local\.json/);
+    expect(screen).toMatch(/removed\s+secrets\.local\.json/);
+    expect(screen).toMatch(/build\/out\.txt \(ignored by git and not in the checkpoint/);
+    expect(screen.replace(/\s+/g, " ")).toMatch(/outside\.txt \(outside the git repository\)/);
+    expect(readFileSync(join(cwd, "config.local.json"), "utf8")).toBe('{"port": 1}\n');
+    expect(existsSync(join(cwd, "secrets.local.json"))).toBe(false);
+    expect(existsSync(join(cwd, "..", "outside.txt"))).toBe(true);
+    expect(readFileSync(join(cwd, "build", "out.txt"), "utf8")).toBe("built twice\n");
+    // the ignored folder was never walked: its file's content is not in the object store
+    const hash = Bun.spawnSync(["git", "hash-object", "--stdin"], { cwd, stdin: Buffer.from(dependency) });
+    const lookup = Bun.spawnSync(["git", "cat-file", "-e", hash.stdout.toString().trim()], { cwd });
+    expect(lookup.exitCode).not.toBe(0);
+
+    // a file a turn changed is in every later checkpoint, even inside an ignored folder
+    env.mock.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "build/out.txt", content: "built thrice\n" } }),
+      textReply("Rebuilt."),
+    );
+    tty.type("rebuild");
+    await tty.waitFor("Rebuilt.");
+    expect(readFileSync(join(cwd, "build", "out.txt"), "utf8")).toBe("built thrice\n");
+    tty.type("/undo");
+    await tty.waitFor("Undid the last turn's file changes (1)");
+    expect(readFileSync(join(cwd, "build", "out.txt"), "utf8")).toBe("built twice\n");
   }, 30_000);
 
   test("/undo outside a git repository says that no checkpoint exists", async () => {

@@ -1,15 +1,20 @@
 /**
  * Turn checkpoints for `/undo`, in git repositories only. Before each turn the working
- * tree (tracked and untracked files, minus what .gitignore excludes) is written as a
- * git tree object through a private index file, so the user's index, branches and
- * stash stay untouched. Undo compares the checkpoint with the tree as it is now and puts
- * back exactly the paths that differ: changed and deleted files get their old content,
- * files that did not exist are removed. Outside a git repository no checkpoint is taken.
+ * tree (tracked and untracked files, plus the ignored files `ignored-files.ts` picks) is
+ * written as a git tree object through a private index file, so the user's index,
+ * branches and stash stay untouched. Undo compares the checkpoint with the tree as it is
+ * now and puts back exactly the paths that differ: changed and deleted files get their
+ * old content, files that did not exist are removed. The files the turn's edit/write
+ * calls reported (`fileChanges`) are checked too: one no checkpoint holds is removed when
+ * the turn created it, and otherwise reported as not restored. Outside a git repository
+ * no checkpoint is taken.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { FileChange } from "@knightcode/app-server-protocol";
 import type { SimpleGit } from "simple-git";
+import { chooseIgnoredFiles, repoPath } from "./ignored-files.ts";
 
 /** One restored path and what happened to it. */
 export interface RestoredPath {
@@ -17,8 +22,41 @@ export interface RestoredPath {
   action: "restored" | "removed";
 }
 
+/** A file the turn changed that undo could not put back, and why. */
+export interface UnrestoredPath {
+  path: string;
+  reason: "outsideRepository" | "notCheckpointed";
+}
+
+/** What one undo did. */
+export interface UndoReport {
+  restored: RestoredPath[];
+  notRestored: UnrestoredPath[];
+}
+
+/** The state before one turn, and what that turn's tool calls reported changing. */
+interface Checkpoint {
+  /** Resolves with the tree, or undefined when it could not be written. */
+  tree: Promise<string | undefined>;
+  /** The ignored files (repository paths) the tree holds. */
+  ignored: string[];
+  /** Absolute path -> the kind of the turn's first change to it. */
+  changes: Map<string, FileChange["kind"]>;
+}
+
+interface Repo {
+  git: SimpleGit;
+  root: string;
+  realIndex: string;
+}
+
 /** Variables git needs to run; the rest of the environment does not reach a checkpoint. */
 const PASSED_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "XDG_CONFIG_HOME"];
+
+/** Paths in arguments are paths, never globs or pathspec magic. */
+const LITERAL = "--literal-pathspecs";
+/** Paths per git invocation, well under the argument length limit. */
+const PATHS_PER_CALL = 200;
 
 /** The environment for git with a private index (simple-git guards every other `GIT_` key). */
 function gitEnv(indexFile: string): Record<string, string> {
@@ -31,10 +69,25 @@ function gitEnv(indexFile: string): Record<string, string> {
   return env;
 }
 
+function nulFields(output: string): string[] {
+  return output.split("\0").filter((f) => f !== "");
+}
+
+/** Runs `args` followed by `paths`, a chunk at a time; the outputs joined. */
+async function withPaths(git: SimpleGit, args: string[], paths: string[]): Promise<string> {
+  let out = "";
+  for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
+    out += await git.raw([LITERAL, ...args, "--", ...paths.slice(i, i + PATHS_PER_CALL)]);
+  }
+  return out;
+}
+
 /** The checkpoints of one working directory. */
 export class TurnCheckpoints {
-  private readonly stack: string[] = [];
-  private repo: Promise<{ git: SimpleGit; root: string; realIndex: string } | undefined> | undefined;
+  private readonly stack: Checkpoint[] = [];
+  /** Every file a turn's edit/write calls changed (absolute), held by later checkpoints. */
+  private readonly touched = new Set<string>();
+  private repo: Promise<Repo | undefined> | undefined;
   private readonly scratch = mkdtempSync(join(tmpdir(), "knightcode-checkpoint-"));
 
   constructor(private readonly cwd: string) {}
@@ -57,22 +110,75 @@ export class TurnCheckpoints {
     return (await this.open()) !== undefined;
   }
 
-  /** The working tree as a tree object, hashed through a copy of the user's index (fast for tracked files). */
-  private async snapshot(): Promise<string | undefined> {
-    const repo = await this.open();
-    if (repo === undefined) return undefined;
+  /**
+   * The working tree as a tree object, hashed through a copy of the user's index (fast
+   * for tracked files). `ignored` says which ignored files to add: a fixed list, or
+   * "choose" (the touched files and the ignored files outside ignored folders).
+   */
+  private async snapshot(
+    repo: Repo,
+    ignored: string[] | "choose",
+  ): Promise<{ tree: string; ignored: string[] }> {
     const index = join(this.scratch, "index");
+    // the ignored files git lists against the user's own index (read, never written), while
+    // the private copy takes everything else: the two walks run side by side
+    const listing = ignored === "choose" ? this.listIgnored(repo) : undefined;
     if (existsSync(repo.realIndex)) copyFileSync(repo.realIndex, index);
     else rmSync(index, { force: true });
     const git = repo.git.env(gitEnv(index));
-    await git.raw(["add", "-A", "."]);
-    return (await git.raw(["write-tree"])).trim();
+    await git.raw(["add", "-A", "--verbose", "."]);
+    const forced =
+      listing !== undefined
+        ? chooseIgnoredFiles(
+            repo.root,
+            [...this.touched].flatMap((p) => repoPath(repo.root, p) ?? []),
+            await listing,
+          )
+        : (ignored as string[]).filter((p) => existsSync(join(repo.root, p)));
+    // verbose: simple-git waits an extra 50 ms after a git command that printed nothing
+    if (forced.length > 0) await withPaths(git, ["add", "-f", "--verbose"], forced);
+    return { tree: (await git.raw(["write-tree"])).trim(), ignored: forced };
   }
 
-  /** Records the state before a turn. */
+  /** Untracked ignored files, and ignored folders as one `dir/` entry each (not walked). */
+  private async listIgnored(repo: Repo): Promise<string[]> {
+    const args = ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"];
+    return nulFields(await repo.git.raw([LITERAL, ...args]));
+  }
+
+  /** Records the state before a turn; changes reported from now on belong to it. */
   async take(): Promise<void> {
-    const tree = await this.snapshot();
-    if (tree !== undefined) this.stack.push(tree);
+    const checkpoint: Checkpoint = { tree: Promise.resolve(undefined), ignored: [], changes: new Map() };
+    const taken = (async () => {
+      const repo = await this.open();
+      if (repo === undefined) return undefined;
+      const snap = await this.snapshot(repo, "choose");
+      checkpoint.ignored = snap.ignored;
+      return snap.tree;
+    })();
+    checkpoint.tree = taken.catch(() => undefined);
+    this.stack.push(checkpoint);
+    try {
+      if ((await taken) === undefined) this.drop(checkpoint);
+    } catch (error) {
+      this.drop(checkpoint);
+      throw error;
+    }
+  }
+
+  private drop(checkpoint: Checkpoint): void {
+    const at = this.stack.indexOf(checkpoint);
+    if (at >= 0) this.stack.splice(at, 1);
+  }
+
+  /** Notes the `fileChanges` a tool call of the running turn reported. */
+  noteChanges(changes: readonly FileChange[]): void {
+    const current = this.stack.at(-1);
+    for (const change of changes) {
+      this.touched.add(change.path);
+      if (current !== undefined && !current.changes.has(change.path))
+        current.changes.set(change.path, change.kind);
+    }
   }
 
   /** Number of turns that can be undone. */
@@ -81,14 +187,16 @@ export class TurnCheckpoints {
   }
 
   /** Restores the newest checkpoint; undefined when there is none. */
-  async undo(): Promise<RestoredPath[] | undefined> {
+  async undo(): Promise<UndoReport | undefined> {
     const repo = await this.open();
-    const before = this.stack.pop();
-    if (repo === undefined || before === undefined) return undefined;
-    const now = await this.snapshot();
-    if (now === undefined) return undefined;
+    const checkpoint = this.stack.pop();
+    if (repo === undefined || checkpoint === undefined) return undefined;
+    const before = await checkpoint.tree;
+    if (before === undefined) return undefined;
+    // the same ignored files as the checkpoint: one it does not hold must not look created
+    const now = (await this.snapshot(repo, checkpoint.ignored)).tree;
     const diff = await repo.git.raw(["diff-tree", "-r", "-z", "--no-renames", "--name-status", before, now]);
-    const fields = diff.split("\0").filter((f) => f !== "");
+    const fields = nulFields(diff);
     const restore: string[] = [];
     const removed: string[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) {
@@ -97,17 +205,60 @@ export class TurnCheckpoints {
       if (status === "A") removed.push(path);
       else restore.push(path);
     }
+    const notRestored = await this.uncovered(
+      repo,
+      checkpoint,
+      before,
+      new Set([...restore, ...removed]),
+      removed,
+    );
     for (const path of removed) rmSync(join(repo.root, path), { force: true });
     if (restore.length > 0) {
       const index = join(this.scratch, "restore-index");
       const git = repo.git.env(gitEnv(index));
       await git.raw(["read-tree", before]);
-      await git.raw(["checkout-index", "-f", "--", ...restore]);
+      await withPaths(git, ["checkout-index", "-f"], restore);
     }
-    return [
-      ...restore.map((path) => ({ path, action: "restored" as const })),
-      ...removed.map((path) => ({ path, action: "removed" as const })),
-    ];
+    return {
+      restored: [
+        ...restore.map((path) => ({ path, action: "restored" as const })),
+        ...removed.map((path) => ({ path, action: "removed" as const })),
+      ],
+      notRestored,
+    };
+  }
+
+  /**
+   * The turn's reported changes that neither tree accounts for. A file the turn created
+   * joins `removed`; any other is reported, as no checkpoint holds its old content.
+   */
+  private async uncovered(
+    repo: Repo,
+    checkpoint: Checkpoint,
+    before: string,
+    inDiff: Set<string>,
+    removed: string[],
+  ): Promise<UnrestoredPath[]> {
+    const notRestored: UnrestoredPath[] = [];
+    const candidates = new Map<string, FileChange["kind"]>();
+    for (const [path, kind] of checkpoint.changes) {
+      const rel = repoPath(repo.root, path);
+      if (rel === undefined) notRestored.push({ path, reason: "outsideRepository" });
+      else if (!inDiff.has(rel)) candidates.set(rel, kind);
+    }
+    if (candidates.size === 0) return notRestored;
+    const held = new Set(
+      nulFields(
+        await withPaths(repo.git, ["ls-tree", "-r", "-z", "--name-only", before], [...candidates.keys()]),
+      ),
+    );
+    for (const [rel, kind] of candidates) {
+      if (held.has(rel)) continue;
+      if (kind === "add") {
+        if (existsSync(join(repo.root, rel))) removed.push(rel);
+      } else notRestored.push({ path: rel, reason: "notCheckpointed" });
+    }
+    return notRestored;
   }
 
   /** Removes the private index files. */

@@ -4,7 +4,13 @@
  * interrupts and puts queued text back, Ctrl+C clears then exits, Ctrl+D on an empty
  * editor exits, Ctrl+O expands tool output. Every action is a protocol request.
  */
-import type { AppServerClient, ItemToolCallRequestApprovalParams } from "@knightcode/app-server-protocol";
+import {
+  type AppServerClient,
+  type ItemToolCallRequestApprovalParams,
+  isPayloadRef,
+  type PayloadRef,
+  type ThreadItem,
+} from "@knightcode/app-server-protocol";
 import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-prompt.ts";
 import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
@@ -75,6 +81,10 @@ export class InteractiveApp {
       if (!this.checkpointTaken) void this.checkpoints.take().catch(() => undefined);
       this.checkpointTaken = false;
     });
+    client.onNotification("item/completed", (params) => {
+      if (params.threadId !== this.session.threadId) return;
+      void this.noteFileChanges(params.item);
+    });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
     client.onRequest("extension/requestDialog", async (params, { signal }) => {
       const answer = await this.ask(dialogTitle(params), dialogChoices(params), {
@@ -92,6 +102,15 @@ export class InteractiveApp {
       else this.footer.statuses.set(params.key, params.text);
       changed();
     });
+  }
+
+  /** Hands a finished tool call's `fileChanges` to the checkpoints, so `/undo` checks those files. */
+  private async noteFileChanges(reported: ThreadItem | PayloadRef): Promise<void> {
+    const item = isPayloadRef(reported)
+      ? await this.client.resolveItem(reported).catch(() => undefined)
+      : reported;
+    if (item?.type === "toolCall" && item.fileChanges !== undefined)
+      this.checkpoints.noteChanges(item.fileChanges);
   }
 
   /** Ends the app with `code`. */
