@@ -6,8 +6,8 @@
  * every file an earlier turn's edit/write calls changed, within a size budget, so
  * taking one stays cheap.
  */
-import { lstatSync } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 
 /** A file larger than this is not force-added (configs are small; artifacts are not). */
 export const MAX_IGNORED_FILE_BYTES = 1024 * 1024;
@@ -16,11 +16,24 @@ export const MAX_IGNORED_FILES = 1000;
 /** …and at most this many bytes of them. */
 export const MAX_IGNORED_TOTAL_BYTES = 16 * 1024 * 1024;
 
-/** `path` relative to the repository root with `/` separators, or undefined when outside it. */
+/**
+ * `path` relative to the repository root with `/` separators, or undefined when outside
+ * it. git names the root with symlinks resolved; the tools report the path as the thread's
+ * cwd spells it, so a path outside the root is tried once more through its real folder.
+ */
 export function repoPath(root: string, path: string): string | undefined {
-  const rel = relative(root, path);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
-  return sep === "/" ? rel : rel.split(sep).join("/");
+  const inside = (candidate: string) => {
+    const rel = relative(root, candidate);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return undefined;
+    return sep === "/" ? rel : rel.split(sep).join("/");
+  };
+  const direct = inside(path);
+  if (direct !== undefined) return direct;
+  try {
+    return inside(join(realpathSync(dirname(path)), basename(path)));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
