@@ -2,11 +2,13 @@
 /** The `knightcode` binary: parse, then dispatch one command (subcommands load lazily). */
 import packageJson from "../package.json" with { type: "json" };
 import { parseArgs, USAGE } from "./args.ts";
+import { quietIdleTerminal } from "./quiet-idle.ts";
 
 // A compiled binary is its own sandbox helper (from source the helper runs as a script).
 if (process.argv[2] === "__sandbox-helper") await import("@knightcode/sandbox/helper");
 
 const command = parseArgs(process.argv.slice(2));
+quietIdleTerminal(command, process.stdin.isTTY === true);
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||
   ((command.kind === "appServer" || command.kind === "acp") && command.sandbox === "process");

@@ -70,6 +70,11 @@ export class PtySession implements AsyncDisposable {
     });
   }
 
+  /** The program's process ID (execve keeps it across a restart). */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
   private notify(): void {
     for (const waiter of [...this.waiters]) waiter();
   }

@@ -1,0 +1,59 @@
+/**
+ * The interactive terminal spends most of its life waiting for the user, and while it
+ * waits it should cost nothing. Bun's runtime wakes it anyway: an idle garbage-collection
+ * timer fires every second (every 30 s once the heap has been quiet for half a minute),
+ * about 20–30 ms of CPU per idle 10 s and one wakeup a second. That timer is only read
+ * from the environment the process starts with (`BUN_GC_TIMER_DISABLE`), so the
+ * interactive command replaces itself, before it has drawn anything, with a copy started
+ * with it set: execve keeps the pid, the terminal and every descriptor. JavaScriptCore's
+ * own allocation-paced collector still runs whenever the agent works, so memory is still
+ * reclaimed; only the collection on a clock is gone.
+ *
+ * A user who sets `BUN_GC_TIMER_DISABLE` (any value, `0` included) is left alone.
+ */
+import type { Command } from "./args.ts";
+
+/** Set beside the variable in the copy, so it knows the variable is ours to remove. */
+const MARKER = "KNIGHTCODE_QUIET_IDLE";
+
+/**
+ * Called once at start-up. The restarted copy removes the variable again: the runtime has
+ * already read it, and shells, tools and MCP servers this process starts must not inherit
+ * a runtime setting meant for it alone. Otherwise an interactive terminal restarts itself.
+ */
+export function quietIdleTerminal(command: Command, stdinIsTTY: boolean): void {
+  if (process.env[MARKER] === "1") {
+    delete process.env[MARKER];
+    delete process.env.BUN_GC_TIMER_DISABLE;
+    return;
+  }
+  if (isInteractiveTerminal(command, stdinIsTTY)) restartWithoutIdleGcTimer();
+}
+
+/** Whether `command` is the long-lived, mostly idle interactive terminal. */
+export function isInteractiveTerminal(command: Command, stdinIsTTY: boolean): boolean {
+  return command.kind === "agent" && !command.options.print && stdinIsTTY;
+}
+
+/**
+ * Replaces this process with a copy that has Bun's idle GC timer off. Returns only when
+ * it cannot (no execve on this platform, or it failed): the terminal then works as
+ * before, at the cost of the idle wakeups.
+ */
+function restartWithoutIdleGcTimer(): void {
+  if (process.env.BUN_GC_TIMER_DISABLE !== undefined) return;
+  if (typeof process.execve !== "function" || process.platform === "win32") return;
+  // a compiled binary's argv[1] is its own bundled entry, which the binary supplies itself
+  const args = Bun.isStandaloneExecutable
+    ? process.argv.slice(2)
+    : [...process.execArgv, ...process.argv.slice(1)];
+  try {
+    process.execve(process.execPath, [process.execPath, ...args], {
+      ...process.env,
+      BUN_GC_TIMER_DISABLE: "1",
+      [MARKER]: "1",
+    });
+  } catch {
+    // keep running with the timer on
+  }
+}
