@@ -14,7 +14,7 @@ import type {
   ServerRequestResult,
 } from "./method-types.ts";
 import type { InitializeParams, InitializeResult } from "./methods/handshake.ts";
-import type { PayloadRef, ThreadItem, Turn } from "./shapes.ts";
+import type { InlineImage, PayloadRef, ThreadItem, Turn } from "./shapes.ts";
 import type { Transport } from "./transport.ts";
 
 /** Pending requests reject with this when the transport closes under them. */
@@ -165,9 +165,18 @@ export class AppServerClient {
     return { ...whole, items };
   }
 
-  /** Replaces an item reference, and its tool input/output references, by their contents. */
+  /**
+   * Replaces an item reference, and the references inside it (tool input/output, a user
+   * message's images), by their contents.
+   */
   async resolveItem(item: ThreadItem | PayloadRef): Promise<ThreadItem> {
     const whole = isPayloadRef(item) ? await this.readPayloadJson<ThreadItem>(item) : item;
+    if (whole.type === "userMessage" && whole.images?.some(isPayloadRef) === true) {
+      const images = await Promise.all(
+        whole.images.map((image) => (isPayloadRef(image) ? this.readPayloadJson<InlineImage>(image) : image)),
+      );
+      return { ...whole, images };
+    }
     if (whole.type !== "toolCall") return whole;
     const resolved = { ...whole };
     if (resolved.inputRef !== undefined) {

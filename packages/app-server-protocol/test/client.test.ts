@@ -7,6 +7,7 @@ import {
   type Message,
   PAYLOAD_CHUNK_BYTES,
   type PayloadRef,
+  type ThreadItem,
   type Transport,
   type Turn,
 } from "../src/index.ts";
@@ -208,6 +209,21 @@ describe("AppServerClient", () => {
     expect(resolved.items).toEqual([
       { id: "call_1", type: "toolCall", toolName: "write", status: "completed", input, output },
     ]);
+  });
+
+  test("resolveItem replaces a user message's image references by the images", async () => {
+    const encoder = new TextEncoder();
+    const large = { mimeType: "image/png" as const, data: "iVBORw0KGgo".repeat(8_000) };
+    const small = { mimeType: "image/jpeg" as const, data: "/9j/4AAQ" };
+    const largeBytes = encoder.encode(JSON.stringify(large));
+    const { client } = await setup(new Map([["img", largeBytes]]));
+    const item = {
+      id: "u1",
+      type: "userMessage" as const,
+      text: "look",
+      images: [small, { type: "payloadRef" as const, id: "img", byteLength: largeBytes.length }],
+    };
+    expect(await client.resolveItem(item satisfies ThreadItem)).toEqual({ ...item, images: [small, large] });
   });
 
   test("closing the transport rejects pending requests with a clear error", async () => {
