@@ -49,14 +49,15 @@ export function approvalChoices(params: ItemToolCallRequestApprovalParams): Choi
   return params.decisions.map((d) => decisionChoice(d, params.prefix));
 }
 
-/** The answer for a chosen decision (Esc means decline without a message). */
+/**
+ * The answer for a chosen decision. Esc means decline without a message, even when the
+ * server did not offer `decline`: the spec treats an unoffered decision as a decline, and
+ * backing out of a prompt must never answer with one of its accepts.
+ */
 export function approvalAnswer(
-  params: ItemToolCallRequestApprovalParams,
   answer: { value: string; text?: string } | { cancelled: true },
 ): ItemToolCallRequestApprovalResult {
-  if ("cancelled" in answer) {
-    return { decision: params.decisions.includes("decline") ? "decline" : params.decisions[0]! };
-  }
+  if ("cancelled" in answer) return { decision: "decline" };
   const decision = answer.value as ApprovalDecision;
   const message = answer.text?.trim();
   return message === undefined || message === ""

@@ -150,7 +150,7 @@ export class InteractiveApp {
 
   private async approve(params: ItemToolCallRequestApprovalParams, signal: AbortSignal) {
     const answer = await this.ask(approvalTitle(params), approvalChoices(params), { signal });
-    return approvalAnswer(params, answer);
+    return approvalAnswer(answer);
   }
 
   private onKey(data: string): boolean {
