@@ -2,7 +2,8 @@
 
 const enabled = process.env.NO_COLOR === undefined || process.env.NO_COLOR === "";
 
-function sgr(open: string, close: string): (text: string) => string {
+/** A style that wraps text in SGR `open` … `close` (the identity under `NO_COLOR`). */
+export function sgr(open: string, close: string): (text: string) => string {
   return enabled ? (text) => `\u001b[${open}m${text}\u001b[${close}m` : (text) => text;
 }
 
