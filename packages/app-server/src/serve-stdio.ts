@@ -4,6 +4,7 @@
  * when the client has stopped reading stdout.
  */
 import { Console } from "node:console";
+import { processStdin, processStdout } from "./process-stdio.ts";
 import { type AppServerOptions, createAppServer, SHUTDOWN_ANSWER_MS } from "./server.ts";
 import { type ByteSink, type ByteSource, StdioServerTransport } from "./stdio-transport.ts";
 
@@ -76,8 +77,8 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
     shutdownAnswerMs: options.shutdownAnswerMs ?? SHUTDOWN_ANSWER_MS,
   });
   const transport = new StdioServerTransport({
-    input: options.input ?? (process.stdin as unknown as ByteSource),
-    output: options.output ?? (process.stdout as unknown as ByteSink),
+    input: options.input ?? processStdin(),
+    output: options.output ?? processStdout(),
   });
   const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
   let stopping = false;
