@@ -43,6 +43,7 @@ export type {
   Message,
   Model,
   ModelCost,
+  ProviderResponse,
   StopReason,
   StreamFunction,
   StreamOptions,

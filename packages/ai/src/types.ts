@@ -167,6 +167,17 @@ export interface StreamOptions {
    * `undefined` replaces it (extensions' `before_provider_request`).
    */
   onPayload?: (payload: unknown) => unknown | Promise<unknown>;
+  /**
+   * Sees the HTTP status and headers of a request the provider accepted, before its stream
+   * is read (extensions' `after_provider_response`); a failed status raises an error instead.
+   */
+  onResponse?: (response: ProviderResponse) => void | Promise<void>;
+}
+
+/** What `StreamOptions.onResponse` sees; header names are lower case. */
+export interface ProviderResponse {
+  status: number;
+  headers: Record<string, string>;
 }
 
 /**

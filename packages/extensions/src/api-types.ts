@@ -9,6 +9,7 @@ import type { AgentToolResult, ToolOperations } from "@knightcode/agent";
 import type {
   Api,
   AssistantMessage,
+  AssistantMessageEvent,
   ImageContent,
   Model,
   StreamFunction,
@@ -158,6 +159,38 @@ export interface SessionShutdownEvent {
   targetSessionFile?: string;
 }
 
+/**
+ * Before the session is replaced by another one: `/new` in `turn/start` (`reason: "new"`).
+ * KnightCode has no session replacement that resumes another transcript, so `resume`
+ * never comes (see docs/pi-compatibility.md).
+ */
+export interface SessionBeforeSwitchEvent {
+  type: "session_before_switch";
+  reason: "new" | "resume";
+  targetSessionFile?: string;
+}
+
+/** `cancel: true` refuses the switch; nothing changes. */
+export interface SessionBeforeSwitchResult {
+  cancel?: boolean;
+}
+
+/**
+ * Before this thread is forked (`thread/fork`, `/fork`). A KnightCode fork copies the
+ * whole current branch, so `entryId` is the leaf ("" in a session without entries) and
+ * `position` is always `"at"`.
+ */
+export interface SessionBeforeForkEvent {
+  type: "session_before_fork";
+  entryId: string;
+  position: "before" | "at";
+}
+
+/** `cancel: true` refuses the fork; nothing changes. */
+export interface SessionBeforeForkResult {
+  cancel?: boolean;
+}
+
 export interface SessionBeforeCompactEvent {
   type: "session_before_compact";
   preparation: CompactionPreparation;
@@ -238,6 +271,14 @@ export interface BeforeProviderRequestEvent {
 /** Returning anything but `undefined` replaces the payload. */
 export type BeforeProviderRequestEventResult = unknown;
 
+/** A provider answered a request with a success status, before its stream is read. */
+export interface AfterProviderResponseEvent {
+  type: "after_provider_response";
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+}
+
 export interface BeforeAgentStartEvent {
   type: "before_agent_start";
   prompt: string;
@@ -288,6 +329,19 @@ export interface TurnEndEvent {
   toolResults: ToolResultMessage[];
 }
 
+/** A message begins: the user's prompt, each assistant reply as it starts streaming, each tool result. */
+export interface MessageStartEvent {
+  type: "message_start";
+  message: AgentMessage;
+}
+
+/** One streamed piece of an assistant reply; `message` is the reply so far. */
+export interface MessageUpdateEvent {
+  type: "message_update";
+  message: AssistantMessage;
+  assistantMessageEvent: AssistantMessageEvent;
+}
+
 export interface MessageEndEvent {
   type: "message_end";
   message: AgentMessage;
@@ -331,6 +385,32 @@ export interface ToolResultEventResult {
   content?: (TextContent | ImageContent)[];
   details?: unknown;
   isError?: boolean;
+}
+
+/** A tool begins to run (after `tool_call` let it through). */
+export interface ToolExecutionStartEvent {
+  type: "tool_execution_start";
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+}
+
+/** A running tool reported partial output (bash's output so far). */
+export interface ToolExecutionUpdateEvent {
+  type: "tool_execution_update";
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+  partialResult: AgentToolResult;
+}
+
+/** A tool finished (or was blocked); `result` is what it returned, before `tool_result` patches. */
+export interface ToolExecutionEndEvent {
+  type: "tool_execution_end";
+  toolCallId: string;
+  toolName: string;
+  result: AgentToolResult;
+  isError: boolean;
 }
 
 export interface ModelSelectEvent {
@@ -386,6 +466,8 @@ export interface ExtensionEventMap {
   resources_discover: [ResourcesDiscoverEvent, ResourcesDiscoverResult];
   session_start: [SessionStartEvent, undefined];
   session_shutdown: [SessionShutdownEvent, undefined];
+  session_before_switch: [SessionBeforeSwitchEvent, SessionBeforeSwitchResult];
+  session_before_fork: [SessionBeforeForkEvent, SessionBeforeForkResult];
   session_before_compact: [SessionBeforeCompactEvent, SessionBeforeCompactResult];
   session_compact: [SessionCompactEvent, undefined];
   session_compact_failed: [SessionCompactFailedEvent, undefined];
@@ -393,13 +475,19 @@ export interface ExtensionEventMap {
   session_tree: [SessionTreeEvent, undefined];
   context: [ContextEvent, ContextEventResult];
   before_provider_request: [BeforeProviderRequestEvent, BeforeProviderRequestEventResult];
+  after_provider_response: [AfterProviderResponseEvent, undefined];
   before_agent_start: [BeforeAgentStartEvent, BeforeAgentStartEventResult];
   agent_start: [AgentStartEvent, undefined];
   agent_end: [AgentEndEvent, undefined];
   agent_before_settle: [AgentBeforeSettleEvent, undefined];
   turn_start: [TurnStartEvent, undefined];
   turn_end: [TurnEndEvent, undefined];
+  message_start: [MessageStartEvent, undefined];
+  message_update: [MessageUpdateEvent, undefined];
   message_end: [MessageEndEvent, MessageEndEventResult];
+  tool_execution_start: [ToolExecutionStartEvent, undefined];
+  tool_execution_update: [ToolExecutionUpdateEvent, undefined];
+  tool_execution_end: [ToolExecutionEndEvent, undefined];
   tool_call: [ToolCallEvent, ToolCallEventResult];
   tool_result: [ToolResultEvent, ToolResultEventResult];
   model_select: [ModelSelectEvent, undefined];

@@ -12,18 +12,30 @@ export type BoundedOutcome<T> =
   | { kind: "error"; error: unknown }
   | { kind: "timeout" };
 
-/** Runs `run` and settles after at most `timeoutMs`; the call itself is left to finish. */
+/**
+ * Runs `run` and settles after at most `timeoutMs`; the call itself is left to finish. A
+ * handler that answers synchronously (most observers) settles without a timer: that is
+ * what keeps a per-delta event cheap.
+ */
 export async function boundedCall<T>(
   run: () => T | Promise<T>,
   timeoutMs: number,
 ): Promise<BoundedOutcome<T>> {
+  let answer: T | Promise<T>;
+  try {
+    answer = run();
+  } catch (error) {
+    return { kind: "error", error };
+  }
+  if (!isThenable(answer)) return { kind: "value", value: answer };
+  const pending = answer;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<BoundedOutcome<T>>((resolve) => {
     timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutMs);
   });
   const call = (async (): Promise<BoundedOutcome<T>> => {
     try {
-      return { kind: "value", value: await run() };
+      return { kind: "value", value: await pending };
     } catch (error) {
       return { kind: "error", error };
     }
@@ -33,6 +45,14 @@ export async function boundedCall<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 /** The `extensionHookTimeoutMs` setting, or the default when absent or not a positive number. */

@@ -4,9 +4,10 @@
  * actions reach exactly that thread. The thread manager re-exports these names from
  * `extension-hooks.ts`; this package implements them, the manager only calls them.
  */
-import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
+import type { AgentToolResult, AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type {
   AssistantMessage,
+  AssistantMessageEvent,
   ImageContent,
   Message,
   Model,
@@ -23,7 +24,13 @@ import type {
   SessionCompactEvent,
   SessionCompactFailedEvent,
 } from "@knightcode/compaction";
-import type { AgentMessage, CustomMessage, SessionEntry, SessionHeader } from "@knightcode/session-store";
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  CustomMessage,
+  SessionEntry,
+  SessionHeader,
+} from "@knightcode/session-store";
 import type { ContextUsage, ExtensionUIContext } from "./api-types.ts";
 
 /** What `ctx` tells an extension about its host. */
@@ -50,6 +57,13 @@ export interface ToolResultPatch {
   content?: ToolResultMessage["content"];
   details?: unknown;
   isError?: boolean;
+}
+
+/** A session move an extension refused, with the extension that refused it. */
+export interface SessionMoveCancel {
+  cancel: true;
+  /** The refusing extension's path. */
+  path: string;
 }
 
 /** What a hook that may answer resolves to; `void` so observers written as `async () => {}` fit. */
@@ -88,6 +102,35 @@ export interface ExtensionHooks {
   }): Promise<void>;
   agentEnd?(event: { turnId: string; aborted: boolean; messages?: AgentMessage[] }): Promise<void>;
   agentBeforeSettle?(event: { turnId: string }): Promise<void>;
+  /** A provider answered with a success status, before its stream is read. */
+  afterProviderResponse?(event: { status: number; headers: Record<string, string> }): Promise<void>;
+  /**
+   * Observers of the agent's progress (pi's fire-and-forget events): the thread manager
+   * dispatches them in order without holding the agent up; the turn settles after them.
+   */
+  messageStart?(event: { message: AgentMessage }): Promise<void>;
+  /** One streamed delta; called per delta, so it only exists while someone listens. */
+  messageUpdate?(event: {
+    message: AssistantMessage;
+    assistantMessageEvent: AssistantMessageEvent;
+  }): Promise<void>;
+  toolExecutionStart?(event: {
+    toolCallId: string;
+    toolName: string;
+    args: Record<string, unknown>;
+  }): Promise<void>;
+  toolExecutionUpdate?(event: {
+    toolCallId: string;
+    toolName: string;
+    args: Record<string, unknown>;
+    partialResult: AgentToolResult;
+  }): Promise<void>;
+  toolExecutionEnd?(event: {
+    toolCallId: string;
+    toolName: string;
+    result: AgentToolResult;
+    isError: boolean;
+  }): Promise<void>;
   /** Sees each provider request body; a returned `payload` replaces it. */
   beforeProviderRequest?(event: { payload: unknown }): Promise<{ payload: unknown } | undefined>;
   /** Replaces the messages of one model request (never the stored context). */
@@ -120,6 +163,23 @@ export interface ExtensionHooks {
   sessionCompactFailed?(event: SessionCompactFailedEvent): Promise<void>;
   /** May cancel branch navigation or supply its summary. */
   sessionBeforeTree?(event: SessionBeforeTreeEvent): Promise<SessionBeforeTreeResult>;
+  /** The leaf moved (`thread/tree/navigate`), with the branch summary written there, if any. */
+  sessionTree?(event: {
+    newLeafId: string | null;
+    oldLeafId: string | null;
+    summaryEntry?: BranchSummaryEntry;
+    fromExtension?: boolean;
+  }): Promise<void>;
+  /** Before `/new` replaces this thread's session: the first `{cancel: true}` refuses it. */
+  sessionBeforeSwitch?(event: {
+    reason: "new" | "resume";
+    targetSessionFile?: string;
+  }): Promise<SessionMoveCancel | undefined>;
+  /** Before this thread is forked (`thread/fork`, `/fork`): the first `{cancel: true}` refuses it. */
+  sessionBeforeFork?(event: {
+    entryId: string;
+    position: "before" | "at";
+  }): Promise<SessionMoveCancel | undefined>;
   /** The user's `!cmd`: may answer in place of running it. */
   userBash?(event: { command: string; excludeFromContext: boolean; cwd: string }): HookAnswer<{
     result?: { output: string; exitCode: number | undefined; cancelled: boolean; truncated: boolean };

@@ -14,6 +14,7 @@ export type {
   ExtensionHostOptions,
   ExtensionThreadPort,
   InputHookResult,
+  SessionMoveCancel,
   SessionView,
   ToolResultPatch,
 } from "./host-contract.ts";

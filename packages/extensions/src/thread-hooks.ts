@@ -2,7 +2,10 @@
  * The thread manager's hook points mapped onto extension events, with pi's chaining
  * rules: input transforms chain and the first `handled` wins; `before_agent_start`
  * chains the system prompt; `context` and `message_end` chain their messages; the first
- * `tool_call` block wins; `tool_result` patches chain; the first compaction answer wins.
+ * `tool_call` block wins; `tool_result` patches chain; the first compaction answer wins;
+ * the first `{cancel: true}` of `session_before_switch` / `session_before_fork` wins.
+ * Observers (`message_start`, `message_update`, `tool_execution_*`, `after_provider_response`,
+ * `session_tree`) answer nothing.
  * A hook only exists when some extension listens, so a thread without listeners pays
  * nothing at that point.
  */
@@ -15,6 +18,7 @@ import type {
   BeforeAgentStartHookResult,
   ExtensionHooks,
   InputHookResult,
+  SessionMoveCancel,
   ToolResultPatch,
 } from "./host-contract.ts";
 
@@ -123,6 +127,32 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
   });
   hooks.agentBeforeSettle = when(runner, "agent_before_settle", async () => {
     await runner.emit("agent_before_settle", { type: "agent_before_settle" });
+  });
+  hooks.messageStart = when(runner, "message_start", async (event) => {
+    await runner.emit("message_start", { type: "message_start", message: event.message });
+  });
+  hooks.messageUpdate = when(runner, "message_update", async (event) => {
+    await runner.emit("message_update", {
+      type: "message_update",
+      message: event.message,
+      assistantMessageEvent: event.assistantMessageEvent,
+    });
+  });
+  hooks.toolExecutionStart = when(runner, "tool_execution_start", async (event) => {
+    await runner.emit("tool_execution_start", { type: "tool_execution_start", ...event });
+  });
+  hooks.toolExecutionUpdate = when(runner, "tool_execution_update", async (event) => {
+    await runner.emit("tool_execution_update", { type: "tool_execution_update", ...event });
+  });
+  hooks.toolExecutionEnd = when(runner, "tool_execution_end", async (event) => {
+    await runner.emit("tool_execution_end", { type: "tool_execution_end", ...event });
+  });
+  hooks.afterProviderResponse = when(runner, "after_provider_response", async (event) => {
+    await runner.emit("after_provider_response", {
+      type: "after_provider_response",
+      status: event.status,
+      headers: event.headers,
+    });
   });
   hooks.context = when(runner, "context", async (event) => {
     let messages = structuredClone(event.messages) as AgentMessage[];
@@ -283,6 +313,39 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
           return "stop";
         }
         return undefined;
+      },
+    );
+    return answer;
+  });
+  hooks.sessionTree = when(runner, "session_tree", async (event) => {
+    await runner.emit("session_tree", { type: "session_tree", ...event });
+  });
+  hooks.sessionBeforeSwitch = when(runner, "session_before_switch", async (event) => {
+    let answer: SessionMoveCancel | undefined;
+    await runner.emit(
+      "session_before_switch",
+      {
+        type: "session_before_switch",
+        reason: event.reason,
+        ...(event.targetSessionFile !== undefined ? { targetSessionFile: event.targetSessionFile } : {}),
+      },
+      (result, path) => {
+        if (result.cancel !== true) return undefined;
+        answer = { cancel: true, path };
+        return "stop";
+      },
+    );
+    return answer;
+  });
+  hooks.sessionBeforeFork = when(runner, "session_before_fork", async (event) => {
+    let answer: SessionMoveCancel | undefined;
+    await runner.emit(
+      "session_before_fork",
+      { type: "session_before_fork", entryId: event.entryId, position: event.position },
+      (result, path) => {
+        if (result.cancel !== true) return undefined;
+        answer = { cancel: true, path };
+        return "stop";
       },
     );
     return answer;

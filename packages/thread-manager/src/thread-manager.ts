@@ -46,6 +46,7 @@ import { type Clock, systemClock } from "./clock.ts";
 import { listCommands, projectCommandSources, runtimeCommandSources } from "./commands/commands.ts";
 import { type DialogBroker, dialogChannel } from "./extensions/extension-dialogs.ts";
 import type { ExtensionTurnActions } from "./extensions/extension-port.ts";
+import { askBeforeFork } from "./extensions/session-move-hooks.ts";
 import { type HistoryTurns, historyTurns } from "./history/history-read.ts";
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./history/response-budget.ts";
 import { navigateSessionTree, readSessionTree } from "./history/session-tree.ts";
@@ -280,6 +281,9 @@ export class ThreadManager implements ThreadManagerApi {
     return wire(async () => {
       this.registry.refuseWhileClosing();
       const { session } = await this.sourceSession(params.threadId);
+      // A loaded source's extensions may refuse the fork (an unloaded one has none running).
+      const loaded = this.registry.threads.get(params.threadId);
+      if (loaded) await askBeforeFork(loaded);
       return this.created(await this.creation.fork(session, caller, params.name, params.mcpServers), caller);
     });
   }

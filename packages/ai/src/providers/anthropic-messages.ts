@@ -21,6 +21,7 @@ import { anthropicClient } from "./sdk.ts";
 import {
   clientSettings,
   finalPayload,
+  reportResponse,
   requestSignal,
   runProvider,
   sendableMessages,
@@ -277,6 +278,7 @@ export function streamAnthropicMessages(
           signal: request.signal,
         })
         .asResponse();
+      await reportResponse(response, options);
       await sdk.readAnthropicEvents(response, options?.signal, onEvent, ready);
     } finally {
       request.release();

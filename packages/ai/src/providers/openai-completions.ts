@@ -12,6 +12,7 @@ import { openAIClient } from "./sdk.ts";
 import {
   clientSettings,
   finalPayload,
+  reportResponse,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -199,6 +200,7 @@ export function streamOpenAICompletions(
         signal: options?.signal,
       })
       .asResponse();
+    await reportResponse(response, options);
     let current: { kind: "text" | "thinking"; index: number } | undefined;
     let finish: string | undefined;
     const switchTo = (kind: "text" | "thinking") => {

@@ -19,6 +19,7 @@ import { openAIClient } from "./sdk.ts";
 import {
   clientSettings,
   finalPayload,
+  reportResponse,
   runProvider,
   sendableMessages,
   toolImagesLabel,
@@ -161,6 +162,7 @@ export function streamOpenAIResponses(
         signal: options?.signal,
       })
       .asResponse();
+    await reportResponse(response, options);
     const items = new Map<number, number>();
     /** Content indices that received deltas; the others take their text from `output_item.done`. */
     const streamed = new Set<number>();

@@ -7,6 +7,7 @@ import type {
   ImageContent,
   Message,
   Model,
+  ProviderResponse,
   StreamOptions,
   TextContent,
   ToolResultMessage,
@@ -213,4 +214,17 @@ export async function finalPayload<T>(payload: T, options: StreamOptions | undef
   if (!options?.onPayload) return payload;
   const replaced = await options.onPayload(payload);
   return (replaced === undefined ? payload : replaced) as T;
+}
+
+/** Shows `options.onResponse` the status and headers of an accepted request (nothing to do without it). */
+export async function reportResponse(
+  response: { status: number; headers: Headers },
+  options: StreamOptions | undefined,
+): Promise<void> {
+  if (!options?.onResponse) return;
+  const seen: ProviderResponse = { status: response.status, headers: {} };
+  response.headers.forEach((value, name) => {
+    seen.headers[name] = value;
+  });
+  await options.onResponse(seen);
 }

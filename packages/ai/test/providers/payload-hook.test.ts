@@ -56,3 +56,35 @@ describe("onPayload", () => {
     });
   }
 });
+
+describe("onResponse", () => {
+  for (const api of APIS) {
+    test(`${api}: sees the status and lower-case headers before the first event; a failed status skips it`, async () => {
+      const context = { messages: [{ role: "user" as const, content: "hi", timestamp: 1 }] };
+      const order: string[] = [];
+      const responses: { status: number; headers: Record<string, string> }[] = [];
+      mock.enqueue(textReply("fine"), { error: { kind: "auth" } });
+      const ok = streamModel(modelFor(api), context, {
+        apiKey: "k",
+        onResponse: (response) => {
+          responses.push(response);
+          order.push("response");
+        },
+      });
+      for await (const event of ok) if (event.type !== "start") order.push(event.type);
+      expect(responses).toHaveLength(1);
+      expect(responses[0]!.status).toBe(200);
+      expect(responses[0]!.headers["content-type"]).toContain("text/event-stream");
+      expect(order[0]).toBe("response");
+      const failed = streamModel(modelFor(api), context, {
+        apiKey: "k",
+        onResponse: (response) => {
+          responses.push(response);
+        },
+      });
+      const final = await failed.result();
+      expect(final.stopReason).toBe("error");
+      expect(responses).toHaveLength(1);
+    });
+  }
+});

@@ -10,6 +10,7 @@
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type TurnStartResult } from "@knightcode/app-server-protocol";
 import type { Caller } from "../api.ts";
+import { askBeforeFork, askBeforeSwitch } from "../extensions/session-move-hooks.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import { openTurn, type TurnEnvironment } from "../turns/turn-runner.ts";
@@ -148,13 +149,19 @@ function nameCommand(req: CommandRequest): TurnStartResult {
   return result(req, "handled", runtime.id);
 }
 
-/** `/new` and `/fork [name]`: a new thread takes the old one's place for every subscriber. */
+/**
+ * `/new` and `/fork [name]`: a new thread takes the old one's place for every subscriber,
+ * unless an extension refuses (`session_before_switch` / `session_before_fork`).
+ */
 async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<TurnStartResult> {
   const { runtime: old, caller } = req;
   old.subscribe(caller.connectionId);
   old.admit("command");
   let fresh: ThreadRuntime;
   try {
+    // the thread's extensions may refuse first; a refusal changes nothing
+    if (req.command.name === "new") await askBeforeSwitch(old);
+    else await askBeforeFork(old);
     fresh =
       req.command.name === "new"
         ? await host.creation.start(

@@ -13,7 +13,8 @@ import {
   type ThreadTreeReadResult,
   type TreeEntry,
 } from "@knightcode/app-server-protocol";
-import type { SessionEntry, SessionFile } from "@knightcode/session-store";
+import type { BranchSummaryEntry, SessionEntry, SessionFile } from "@knightcode/session-store";
+import { callHook } from "../extensions/extension-hooks.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import type { CompactionHooks } from "../turns/turn-runner.ts";
 import { contentText } from "./history-projection.ts";
@@ -58,11 +59,32 @@ export function readSessionTree(session: SessionFile): ThreadTreeReadResult {
   };
 }
 
+/** pi's `session_tree` after the leaf moved (awaited, as pi does; bounded by the hook timeout). */
+async function treeMoved(
+  runtime: ThreadRuntime,
+  oldLeafId: string | null,
+  summaryEntry?: BranchSummaryEntry,
+  fromExtension?: boolean,
+): Promise<void> {
+  const hook = runtime.extensions.hooks.sessionTree;
+  if (!hook) return;
+  await callHook(
+    () =>
+      hook({
+        newLeafId: runtime.session.leafId,
+        oldLeafId,
+        ...(summaryEntry ? { summaryEntry, fromExtension: fromExtension === true } : {}),
+      }),
+    undefined,
+    (w) => runtime.warn(w),
+  );
+}
+
 /**
  * Moves a loaded thread's leaf to `entryId` (null: before the first entry). With
  * `summarize`, or an extension's `session_before_tree` answer, the branch being left is
  * summarized into a `branch_summary` entry at the new position; the hook may also
- * cancel the move.
+ * cancel the move. `session_tree` follows every move.
  */
 export async function navigateSessionTree(
   runtime: ThreadRuntime,
@@ -96,6 +118,7 @@ export async function navigateSessionTree(
     if (outcome.status === "failed") {
       throw new AppServerError("internal", `The branch summary failed: ${outcome.errorMessage}`);
     }
+    const oldLeafId = runtime.session.leafId;
     runtime.session.setLeaf(targetId);
     if (outcome.status === "summarized") {
       const { draft } = outcome;
@@ -108,8 +131,10 @@ export async function navigateSessionTree(
         ...(draft.usage ? { usage: draft.usage } : {}),
       });
       runtime.sync();
+      await treeMoved(runtime, oldLeafId, entry as BranchSummaryEntry, outcome.fromExtension);
       return { leafId: runtime.session.leafId, summaryEntryId: entry.id };
     }
+    await treeMoved(runtime, oldLeafId);
     return { leafId: runtime.session.leafId };
   } finally {
     if (!runtime.closed) runtime.release();

@@ -18,6 +18,7 @@ import { callHook } from "../extensions/extension-hooks.ts";
 import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
 import { gateToolCall } from "../tools/tool-gate.ts";
 import { NestedCallItems, nestedToolCallsOf } from "./nested-tool-calls.ts";
+import { observerQueue } from "./observer-queue.ts";
 import type { TurnEnvironment } from "./turn-runner.ts";
 
 /** A user message as the agent and the transcript hold it. */
@@ -103,6 +104,15 @@ export function createTurnAgent(
               const hook = hooks.beforeProviderRequest;
               const answer = await callHook(hook && (() => hook({ payload })), undefined, warn);
               return answer?.payload;
+            },
+          }
+        : {}),
+      // pi awaits these before the stream is read; the hook timeout bounds each handler.
+      ...(hooks.afterProviderResponse
+        ? {
+            onResponse: async (response: { status: number; headers: Record<string, string> }) => {
+              const hook = hooks.afterProviderResponse;
+              await callHook(hook && (() => hook(response)), undefined, warn);
             },
           }
         : {}),
@@ -198,33 +208,65 @@ export function createTurnAgent(
   const nested = new NestedCallItems((method, item) =>
     runtime.toSubscribers({ method, params: { threadId: runtime.id, turnId: running.live.id, item } }),
   );
-  // Dispatched without blocking the agent, but they hold the turn's admission until they finish.
-  const defer = (pending: Promise<void>): void => {
-    running.deferredHooks.add(pending);
-    void pending.finally(() => running.deferredHooks.delete(pending));
-  };
+  // pi's observer events, in the order the agent emitted them, without holding the agent up.
+  const observe = observerQueue(running, warn);
   agent.subscribe((event: AgentEvent) => {
-    if (event.type === "message_update") running.live.onStreamEvent(event.event);
-    else if (event.type === "message_end") {
-      // Dropped by a hook, or a failed attempt about to be retried: withdraw what it streamed.
-      if (event.dropped && event.message.role === "assistant") running.live.withdrawStreaming();
-    } else if (event.type === "queue_update") {
-      running.steering = event.steering.map((m) => contentTextOf(m as UserMessage));
-      runtime.publishQueue();
-    } else if (event.type === "tool_execution_update" || event.type === "tool_execution_end") {
-      const result = event.type === "tool_execution_update" ? event.partialResult : event.result;
-      const calls = nestedToolCallsOf(result.details);
-      if (calls) nested.report(event.toolCallId, calls, runtime.host.clock.now());
-    } else if (event.type === "turn_start") {
-      // One agent turn is one model response and its tool calls (pi's turn_start/turn_end).
-      const turnIndex = agentTurns++;
-      const hook = hooks.turnStart;
-      if (hook) defer(callHook(() => hook({ turnId: running.live.id, turnIndex }), undefined, warn));
-    } else if (event.type === "turn_end") {
-      const hook = hooks.turnEnd;
-      const turnIndex = Math.max(0, agentTurns - 1);
-      if (hook)
-        defer(callHook(() => hook({ turnId: running.live.id, turnIndex, ...event }), undefined, warn));
+    switch (event.type) {
+      case "message_start": {
+        const hook = hooks.messageStart;
+        if (hook) observe(() => hook({ message: event.message as AgentMessage }));
+        break;
+      }
+      case "message_update": {
+        running.live.onStreamEvent(event.event);
+        // per delta: nothing beyond this check when no extension listens
+        const hook = hooks.messageUpdate;
+        if (hook) observe(() => hook({ message: event.message, assistantMessageEvent: event.event }));
+        break;
+      }
+      case "message_end":
+        // Dropped by a hook, or a failed attempt about to be retried: withdraw what it streamed.
+        if (event.dropped && event.message.role === "assistant") running.live.withdrawStreaming();
+        break;
+      case "queue_update":
+        running.steering = event.steering.map((m) => contentTextOf(m as UserMessage));
+        runtime.publishQueue();
+        break;
+      case "tool_execution_start": {
+        const hook = hooks.toolExecutionStart;
+        const { toolCallId, toolName, args } = event;
+        if (hook) observe(() => hook({ toolCallId, toolName, args }));
+        break;
+      }
+      case "tool_execution_update":
+      case "tool_execution_end": {
+        const result = event.type === "tool_execution_update" ? event.partialResult : event.result;
+        const calls = nestedToolCallsOf(result.details);
+        if (calls) nested.report(event.toolCallId, calls, runtime.host.clock.now());
+        if (event.type === "tool_execution_update") {
+          const hook = hooks.toolExecutionUpdate;
+          const { toolCallId, toolName, args, partialResult } = event;
+          if (hook) observe(() => hook({ toolCallId, toolName, args, partialResult }));
+        } else {
+          const hook = hooks.toolExecutionEnd;
+          const { toolCallId, toolName, isError } = event;
+          if (hook) observe(() => hook({ toolCallId, toolName, result, isError }));
+        }
+        break;
+      }
+      case "turn_start": {
+        // One agent turn is one model response and its tool calls (pi's turn_start/turn_end).
+        const turnIndex = agentTurns++;
+        const hook = hooks.turnStart;
+        if (hook) observe(() => hook({ turnId: running.live.id, turnIndex }));
+        break;
+      }
+      case "turn_end": {
+        const hook = hooks.turnEnd;
+        const turnIndex = Math.max(0, agentTurns - 1);
+        if (hook) observe(() => hook({ turnId: running.live.id, turnIndex, ...event }));
+        break;
+      }
     }
   });
   return agent;
