@@ -1,8 +1,9 @@
 /**
  * What extensions cost: `thread/start` (through the ThreadManager, with the real
  * extension runtime) with 0 and with 10 extensions, first load (fresh files, fresh cache)
- * and cached; and a 500-delta turn with 10 no-op handlers on every event versus none.
- * Targets: 10 cached extensions add < 5 ms to thread/start; dispatch adds < 5% to the turn.
+ * and cached; and a 500-delta turn with 10 no-op handlers on every event (`message_update`
+ * once per delta) versus none. Targets: 10 cached extensions add < 5 ms to thread/start;
+ * dispatch adds < 5% to the turn.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -37,9 +38,16 @@ const EVENTS = [
   "agent_end",
   "agent_before_settle",
   "context",
+  "message_start",
+  "message_update",
   "message_end",
   "tool_call",
+  "tool_execution_start",
+  "tool_execution_update",
+  "tool_execution_end",
   "tool_result",
+  "before_provider_request",
+  "after_provider_response",
 ];
 const NOOP = `export default function (k) {\n${EVENTS.map((e) => `  k.on("${e}", () => undefined);`).join("\n")}\n}\n`;
 
@@ -154,6 +162,10 @@ const dispatch = new Bench({ iterations: 2000, warmupIterations: 100 });
 dispatch.add(`one event through ${EXTENSIONS} no-op handlers (turn_end)`, async () => {
   await hooks.turnEnd!({ turnId: "t", message: {} as never, toolResults: [] });
 });
+const delta = { message: {} as never, assistantMessageEvent: {} as never };
+dispatch.add(`one message_update delta through ${EXTENSIONS} no-op handlers`, () => {
+  hooks.messageUpdate!(delta);
+});
 await dispatch.run();
 console.table(dispatch.table());
 
@@ -175,9 +187,11 @@ console.log(
 
 // End-to-end turn figures swing with the machine's load; the dispatch cost is the stable part.
 const perEvent = mean(dispatch, 0);
-const perTurn = perEvent * EVENTS.length;
+const perDelta = mean(dispatch, 1);
+// message_update comes once per delta, every other event about once per turn
+const perTurn = perEvent * (EVENTS.length - 1) + perDelta * DELTAS;
 console.log(
-  `one event through ${EXTENSIONS} no-op handlers: ${(perEvent * 1000).toFixed(1)} us (median); ${EVENTS.length} events per turn = ${perTurn.toFixed(3)} ms, ${((perTurn / mean(turns, 0)) * 100).toFixed(2)}% of the median plain turn`,
+  `one event through ${EXTENSIONS} no-op handlers: ${(perEvent * 1000).toFixed(1)} us (median); one message_update delta: ${(perDelta * 1000).toFixed(2)} us; ${EVENTS.length - 1} events and ${DELTAS} deltas per turn = ${perTurn.toFixed(3)} ms, ${((perTurn / mean(turns, 0)) * 100).toFixed(2)}% of the median plain turn`,
 );
 
 await Promise.all([none.closeAll(), withTen.closeAll(), firstLoad.closeAll()]);

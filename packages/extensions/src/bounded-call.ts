@@ -47,7 +47,8 @@ export async function boundedCall<T>(
   }
 }
 
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+/** Whether a handler answered with a promise (anything with a `then` method). */
+export function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return (
     (typeof value === "object" || typeof value === "function") &&
     value !== null &&

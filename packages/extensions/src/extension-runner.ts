@@ -21,7 +21,7 @@ import type {
   ProviderConfig,
   ToolDefinition,
 } from "./api-types.ts";
-import { type BoundedOutcome, boundedCall } from "./bounded-call.ts";
+import { type BoundedOutcome, boundedCall, isThenable } from "./bounded-call.ts";
 import { createEventBus } from "./event-bus.ts";
 import { runExec } from "./exec.ts";
 import type { ExtensionThreadPort } from "./host-contract.ts";
@@ -33,7 +33,7 @@ import {
   piCommandExtras,
   piUiExtras,
 } from "./pi/pi-surface.ts";
-import { type ExtensionCaller, runAsExtension, runAsHost } from "./stdout-guard.ts";
+import { callAsExtension, type ExtensionCaller, runAsExtension, runAsHost } from "./stdout-guard.ts";
 
 /** Thrown by any API or `ctx` call after the thread unloaded or reloaded its extensions. */
 export class StaleExtensionError extends Error {
@@ -94,6 +94,11 @@ export class ExtensionRunner {
   stale = false;
   /** Called when handlers or registrations change after load (the host rebuilds its hooks). */
   onChange: (() => void) | undefined;
+  /** `handlersOf` per event; cleared whenever a handler or an extension comes or goes. */
+  private readonly handlerLists = new Map<
+    ExtensionEventName,
+    { extension: LoadedExtension; handler: AnyHandler }[]
+  >();
   /** The system prompt the current `before_agent_start` chain has reached. */
   pendingSystemPrompt: string | undefined;
   readonly ctx: ExtensionContext;
@@ -141,6 +146,7 @@ export class ExtensionRunner {
       },
     };
     this.extensions.push(extension);
+    this.handlerLists.clear();
     const api = this.createApi(extension);
     const outcome = await boundedCall(
       () => runAsExtension(extension.caller, () => factory(api)),
@@ -148,6 +154,7 @@ export class ExtensionRunner {
     );
     if (outcome.kind === "value") return true;
     this.extensions.splice(this.extensions.indexOf(extension), 1);
+    this.handlerLists.clear();
     this.dropRegistrationsOf(path);
     this.warnFor(
       path,
@@ -194,6 +201,48 @@ export class ExtensionRunner {
     }
   }
 
+  /**
+   * Calls every handler of an observer event (one whose answers are ignored: pi's
+   * fire-and-forget events) at once, in load order, without waiting for one before the
+   * next. Returns a promise, settling when every handler that answered with one settled or
+   * timed out, only when some did: a turn of synchronous handlers allocates nothing per
+   * event, which keeps per-delta events cheap.
+   */
+  notify<K extends ExtensionEventName>(
+    event: K,
+    payload: ExtensionEventMap[K][0],
+  ): Promise<void> | undefined {
+    if (this.stale) return undefined;
+    let pending: Promise<unknown>[] | undefined;
+    for (const { extension, handler } of this.handlersOf(event)) {
+      let answer: unknown;
+      try {
+        answer = callAsExtension(extension.caller, handler, payload, this.ctx);
+      } catch (error) {
+        this.report(extension, event, { kind: "error", error });
+        continue;
+      }
+      if (!isThenable(answer)) continue;
+      pending ??= [];
+      pending.push(this.call(extension, event, () => answer));
+    }
+    return pending && Promise.all(pending).then(() => undefined);
+  }
+
+  /** Every handler of `event` in load order, kept until handlers or extensions change. */
+  private handlersOf(
+    event: ExtensionEventName,
+  ): readonly { extension: LoadedExtension; handler: AnyHandler }[] {
+    let list = this.handlerLists.get(event);
+    if (list === undefined) {
+      list = this.extensions.flatMap((extension) =>
+        (extension.handlers.get(event) ?? []).map((handler) => ({ extension, handler })),
+      );
+      this.handlerLists.set(event, list);
+    }
+    return list;
+  }
+
   /** One bounded call into an extension; a throw or timeout becomes its warning. */
   async call<T>(
     extension: LoadedExtension,
@@ -204,6 +253,11 @@ export class ExtensionRunner {
       () => runAsExtension(extension.caller, run),
       this.options.hookTimeoutMs,
     );
+    this.report(extension, what, outcome);
+    return outcome;
+  }
+
+  private report(extension: LoadedExtension, what: string, outcome: BoundedOutcome<unknown>): void {
     if (outcome.kind === "error") {
       this.warnFor(
         extension.path,
@@ -215,7 +269,6 @@ export class ExtensionRunner {
         `Extension handler for ${what} did not answer within ${this.options.hookTimeoutMs} ms and was skipped (${extension.path})`,
       );
     }
-    return outcome;
   }
 
   /** The extension that registered a tool, command or provider. */
@@ -262,6 +315,7 @@ export class ExtensionRunner {
         const list = extension.handlers.get(event) ?? [];
         list.push(handler as AnyHandler);
         extension.handlers.set(event, list);
+        this.handlerLists.clear();
         this.onChange?.();
       },
       registerTool: (tool) => {

@@ -66,6 +66,9 @@ export interface SessionMoveCancel {
   path: string;
 }
 
+/** An observer hook's answer: a promise while some handler still runs, else nothing. */
+export type ObserverAnswer = Promise<void> | undefined;
+
 /** What a hook that may answer resolves to; `void` so observers written as `async () => {}` fit. */
 // biome-ignore lint/suspicious/noConfusingVoidType: observer hooks return void.
 export type HookAnswer<T> = Promise<T | undefined | void>;
@@ -106,31 +109,33 @@ export interface ExtensionHooks {
   afterProviderResponse?(event: { status: number; headers: Record<string, string> }): Promise<void>;
   /**
    * Observers of the agent's progress (pi's fire-and-forget events): the thread manager
-   * dispatches them in order without holding the agent up; the turn settles after them.
+   * dispatches them as they happen without holding the agent up; the turn settles after
+   * them. Each calls every handler at once and returns a promise only when some handler
+   * answered with one (so a per-delta event costs no allocation beyond its payload).
    */
-  messageStart?(event: { message: AgentMessage }): Promise<void>;
+  messageStart?(event: { message: AgentMessage }): ObserverAnswer;
   /** One streamed delta; called per delta, so it only exists while someone listens. */
   messageUpdate?(event: {
     message: AssistantMessage;
     assistantMessageEvent: AssistantMessageEvent;
-  }): Promise<void>;
+  }): ObserverAnswer;
   toolExecutionStart?(event: {
     toolCallId: string;
     toolName: string;
     args: Record<string, unknown>;
-  }): Promise<void>;
+  }): ObserverAnswer;
   toolExecutionUpdate?(event: {
     toolCallId: string;
     toolName: string;
     args: Record<string, unknown>;
     partialResult: AgentToolResult;
-  }): Promise<void>;
+  }): ObserverAnswer;
   toolExecutionEnd?(event: {
     toolCallId: string;
     toolName: string;
     result: AgentToolResult;
     isError: boolean;
-  }): Promise<void>;
+  }): ObserverAnswer;
   /** Sees each provider request body; a returned `payload` replaces it. */
   beforeProviderRequest?(event: { payload: unknown }): Promise<{ payload: unknown } | undefined>;
   /** Replaces the messages of one model request (never the stored context). */

@@ -14,6 +14,7 @@ export type {
   ExtensionHostOptions,
   ExtensionThreadPort,
   InputHookResult,
+  ObserverAnswer,
   SessionMoveCancel,
   SessionView,
   ToolResultPatch,

@@ -48,6 +48,12 @@ export function runAsExtension<T>(caller: ExtensionCaller, fn: () => T): T {
   return current.run(caller, fn);
 }
 
+/** `fn(a, b)` as code of the extension `caller`, without a closure per call (per-delta handlers). */
+export function callAsExtension<A, B, T>(caller: ExtensionCaller, fn: (a: A, b: B) => T, a: A, b: B): T {
+  install();
+  return current.run(caller, fn, a, b);
+}
+
 /** Runs `fn` outside any extension (host code called from an extension, e.g. an action). */
 export function runAsHost<T>(fn: () => T): T {
   return current.exit(fn);

@@ -128,25 +128,26 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
   hooks.agentBeforeSettle = when(runner, "agent_before_settle", async () => {
     await runner.emit("agent_before_settle", { type: "agent_before_settle" });
   });
-  hooks.messageStart = when(runner, "message_start", async (event) => {
-    await runner.emit("message_start", { type: "message_start", message: event.message });
-  });
-  hooks.messageUpdate = when(runner, "message_update", async (event) => {
-    await runner.emit("message_update", {
+  // Observers: every handler runs at once; a promise comes back only when one answered with one.
+  hooks.messageStart = when(runner, "message_start", (event) =>
+    runner.notify("message_start", { type: "message_start", message: event.message }),
+  );
+  hooks.messageUpdate = when(runner, "message_update", (event) =>
+    runner.notify("message_update", {
       type: "message_update",
       message: event.message,
       assistantMessageEvent: event.assistantMessageEvent,
-    });
-  });
-  hooks.toolExecutionStart = when(runner, "tool_execution_start", async (event) => {
-    await runner.emit("tool_execution_start", { type: "tool_execution_start", ...event });
-  });
-  hooks.toolExecutionUpdate = when(runner, "tool_execution_update", async (event) => {
-    await runner.emit("tool_execution_update", { type: "tool_execution_update", ...event });
-  });
-  hooks.toolExecutionEnd = when(runner, "tool_execution_end", async (event) => {
-    await runner.emit("tool_execution_end", { type: "tool_execution_end", ...event });
-  });
+    }),
+  );
+  hooks.toolExecutionStart = when(runner, "tool_execution_start", (event) =>
+    runner.notify("tool_execution_start", { type: "tool_execution_start", ...event }),
+  );
+  hooks.toolExecutionUpdate = when(runner, "tool_execution_update", (event) =>
+    runner.notify("tool_execution_update", { type: "tool_execution_update", ...event }),
+  );
+  hooks.toolExecutionEnd = when(runner, "tool_execution_end", (event) =>
+    runner.notify("tool_execution_end", { type: "tool_execution_end", ...event }),
+  );
   hooks.afterProviderResponse = when(runner, "after_provider_response", async (event) => {
     await runner.emit("after_provider_response", {
       type: "after_provider_response",

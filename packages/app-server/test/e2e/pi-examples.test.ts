@@ -414,6 +414,171 @@ describe("pi example extensions on a real app-server child", () => {
     E2E_TIMEOUT * 2,
   );
 
+  /** Runs git in `cwd` (identity given inline: the test machine may have none). */
+  async function git(cwd: string, ...args: string[]): Promise<void> {
+    const run = Bun.spawn(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", ...args], {
+      cwd,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [code, stderr] = await Promise.all([run.exited, new Response(run.stderr).text()]);
+    if (code !== 0) throw new Error(`git ${args.join(" ")} failed: ${stderr}`);
+  }
+
+  /** The error a refused request answers with. */
+  async function refusal(
+    promise: Promise<unknown>,
+  ): Promise<{ code: string; message: string; data: unknown }> {
+    try {
+      await promise;
+    } catch (error) {
+      const e = error as { code: string; message: string; data: unknown };
+      return { code: e.code, message: e.message, data: e.data };
+    }
+    throw new Error("expected the request to be refused");
+  }
+
+  /** IDs of every thread the server lists. */
+  async function threadIds(server: E2EServer): Promise<string[]> {
+    const { threads } = await server.client.request("thread/list", {});
+    return threads.map((t) => t.id).sort();
+  }
+
+  proves(
+    "dirty-repo-guard.ts",
+    "with uncommitted changes thread/fork, /fork and /new are refused and change nothing; once committed they go through",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("dirty-repo-guard.ts")] });
+      const cwd = server.agent.cwd;
+      await git(cwd, "init", "-q");
+      writeFileSync(join(cwd, "work.txt"), "uncommitted\n");
+      const { threadId } = await startThread(server.client, cwd);
+      server.mock.enqueue(textReply("noted"));
+      await runTurn(server, threadId, "hello");
+      const { thread } = await server.client.request("thread/read", { threadId });
+      const transcript = readFileSync(thread.path!, "utf8");
+      const before = await threadIds(server);
+      for (const attempt of [
+        () => server.client.request("thread/fork", { threadId }),
+        () => server.client.request("turn/start", { threadId, text: "/fork" }),
+        () => server.client.request("turn/start", { threadId, text: "/new" }),
+      ]) {
+        const refused = await refusal(attempt());
+        expect(refused.code).toBe("invalidParams");
+        expect(refused.data).toEqual({ reason: "extensionCancelled" });
+        expect(refused.message).toContain(example("dirty-repo-guard.ts"));
+      }
+      expect(await threadIds(server)).toEqual(before);
+      expect(readFileSync(thread.path!, "utf8")).toBe(transcript);
+      // the thread is still the client's: a turn runs on it
+      server.mock.enqueue(textReply("still here"));
+      expect((await runTurn(server, threadId, "again")).turn.status).toBe("completed");
+
+      await git(cwd, "add", "-A");
+      await git(cwd, "commit", "-q", "-m", "work");
+      const { thread: fork } = await server.client.request("thread/fork", { threadId });
+      expect(fork.forkedFromId).toBe(threadId);
+      const replaced = await server.client.request("turn/start", { threadId, text: "/new" });
+      expect(replaced.status).toBe("handled");
+      expect(replaced.threadId).not.toBe(threadId);
+    },
+  );
+
+  proves(
+    "confirm-destructive.ts",
+    "a dialog client is asked before thread/fork and /new; No refuses (nothing changes), Yes goes ahead",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("confirm-destructive.ts")],
+        init: { capabilities: { extensionDialogs: true } },
+      });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      server.mock.enqueue(textReply("noted"));
+      await runTurn(server, threadId, "hello");
+      const { thread } = await server.client.request("thread/read", { threadId });
+      const leaf = sessionLines(thread.path!).at(-1)!.id as string;
+      const asked: { kind: string; title: string; options?: string[] }[] = [];
+      let agree = false;
+      server.client.onRequest("extension/requestDialog", (params) => {
+        asked.push({
+          kind: params.kind,
+          title: params.title,
+          ...(params.options ? { options: params.options } : {}),
+        });
+        if (params.kind === "select") return { value: params.options![agree ? 0 : 1]! };
+        return { value: agree };
+      });
+      const before = await threadIds(server);
+      const forkRefused = await refusal(server.client.request("thread/fork", { threadId }));
+      expect(forkRefused.data).toEqual({ reason: "extensionCancelled" });
+      const newRefused = await refusal(server.client.request("turn/start", { threadId, text: "/new" }));
+      expect(newRefused.code).toBe("invalidParams");
+      expect(newRefused.data).toEqual({ reason: "extensionCancelled" });
+      expect(await threadIds(server)).toEqual(before);
+      expect(asked).toEqual([
+        {
+          kind: "select",
+          title: `Fork from entry ${leaf.slice(0, 8)}?`,
+          options: ["Yes, create fork", "No, stay in current session"],
+        },
+        { kind: "confirm", title: "Clear session?" },
+      ]);
+      agree = true;
+      const { thread: fork } = await server.client.request("thread/fork", { threadId });
+      expect(fork.forkedFromId).toBe(threadId);
+      expect((await server.client.request("turn/start", { threadId, text: "/new" })).status).toBe("handled");
+      expect(asked).toHaveLength(4);
+    },
+  );
+
+  proves(
+    "provider-payload.ts",
+    "logs each request body and the response's status and headers (after_provider_response)",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("provider-payload.ts")] });
+      // it logs to <process cwd>/.pi/provider-payload.log; the server runs in the project dir
+      mkdirSync(join(server.agent.cwd, ".pi"));
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      server.mock.enqueue(textReply("logged"));
+      await runTurn(server, threadId, "log this request");
+      const log = readFileSync(join(server.agent.cwd, ".pi", "provider-payload.log"), "utf8");
+      expect(log).toContain("log this request");
+      const response = log.split("\n").find((line) => line.startsWith("[200] "));
+      expect(response).toBeDefined();
+      expect(JSON.parse(response!.slice("[200] ".length))["content-type"]).toContain("text/event-stream");
+      // the response line follows the request it answers
+      expect(log.indexOf("[200] ")).toBeGreaterThan(log.indexOf("log this request"));
+    },
+  );
+
+  proves(
+    "todo.ts",
+    "after thread/tree/navigate its state is rebuilt from the new branch (session_tree)",
+    async () => {
+      await using server = await stdio.start({ extensions: [example("todo.ts")] });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      server.mock.enqueue(
+        toolCallReply({ name: "todo", arguments: { action: "add", text: "buy milk" }, id: "c1" }),
+        textReply("added milk"),
+        toolCallReply({ name: "todo", arguments: { action: "add", text: "walk dog" }, id: "c2" }),
+        textReply("added dog"),
+      );
+      await runTurn(server, threadId, "remember milk");
+      await runTurn(server, threadId, "remember the dog");
+      const tree = await server.client.request("thread/tree/read", { threadId });
+      const firstAnswer = tree.entries.find((e) => e.kind === "assistant" && e.preview === "added milk")!;
+      await server.client.request("thread/tree/navigate", { threadId, entryId: firstAnswer.id });
+      server.mock.enqueue(
+        toolCallReply({ name: "todo", arguments: { action: "list" }, id: "c3" }),
+        textReply("listed"),
+      );
+      await runTurn(server, threadId, "what is left?");
+      const listed = JSON.stringify(server.mock.requests.at(-1)!.body);
+      expect(listed).toContain("[ ] #1: buy milk");
+      expect(listed).not.toContain("walk dog");
+    },
+  );
+
   /** The models a thread's `model/list` shows for one provider. */
   async function listedModels(server: E2EServer, threadId: string, provider: string): Promise<string[]> {
     const { models } = await server.client.request("model/list", { threadId });

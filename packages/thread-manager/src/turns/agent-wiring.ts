@@ -18,7 +18,6 @@ import { callHook } from "../extensions/extension-hooks.ts";
 import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
 import { gateToolCall } from "../tools/tool-gate.ts";
 import { NestedCallItems, nestedToolCallsOf } from "./nested-tool-calls.ts";
-import { observerQueue } from "./observer-queue.ts";
 import type { TurnEnvironment } from "./turn-runner.ts";
 
 /** A user message as the agent and the transcript hold it. */
@@ -208,8 +207,22 @@ export function createTurnAgent(
   const nested = new NestedCallItems((method, item) =>
     runtime.toSubscribers({ method, params: { threadId: runtime.id, turnId: running.live.id, item } }),
   );
-  // pi's observer events, in the order the agent emitted them, without holding the agent up.
-  const observe = observerQueue(running, warn);
+  // pi's observer events (turn, message and tool progress) are dispatched as the agent emits
+  // them, without holding it up: a synchronous handler sees the events in order, and one
+  // that hangs delays nothing but the turn's settlement, which waits for every dispatch
+  // still running (each bounded by the hook timeout).
+  const observe = (run: () => Promise<void> | undefined): void => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = run();
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    if (pending === undefined) return;
+    const settled = callHook(() => pending, undefined, warn);
+    running.deferredHooks.add(settled);
+    void settled.finally(() => running.deferredHooks.delete(settled));
+  };
   agent.subscribe((event: AgentEvent) => {
     switch (event.type) {
       case "message_start": {
