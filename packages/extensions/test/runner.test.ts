@@ -46,6 +46,87 @@ describe("extension runner", () => {
     expect(await hooks.input!({ text: "x", images: [], source: "start" })).toEqual({ action: "handled" });
   });
 
+  test("observers: every handler is called at once; a promise comes back only while one runs; throws and hangs are warnings", async () => {
+    const { r, warnings } = runner(50);
+    const calls: string[] = [];
+    let release: () => void = () => {};
+    await r.load("/sync.ts", (k: ExtensionAPI) => {
+      k.on("message_update", (e) => {
+        calls.push(`sync:${e.assistantMessageEvent.type}`);
+      });
+    });
+    const hooks = threadHooks(r, "rpc");
+    const delta = { message: {} as never, assistantMessageEvent: { type: "text_delta" } as never };
+    expect(hooks.messageUpdate!(delta)).toBeUndefined();
+    await r.load("/slow.ts", (k: ExtensionAPI) => {
+      k.on("message_update", () => {
+        calls.push("slow");
+        return new Promise<undefined>((resolve) => {
+          release = () => resolve(undefined);
+        });
+      });
+    });
+    await r.load("/late.ts", (k: ExtensionAPI) => {
+      k.on("message_update", () => {
+        calls.push("late");
+      });
+      k.on("tool_execution_start", () => {
+        throw new Error("observer exploded");
+      });
+      k.on("tool_execution_end", () => new Promise<undefined>(() => {}));
+    });
+    const refreshed = threadHooks(r, "rpc");
+    const pending = refreshed.messageUpdate!(delta);
+    // the later handler did not wait for the slow one's promise
+    expect(calls).toEqual(["sync:text_delta", "sync:text_delta", "slow", "late"]);
+    expect(pending).toBeInstanceOf(Promise);
+    release();
+    await pending;
+    expect(refreshed.toolExecutionStart!({ toolCallId: "c1", toolName: "bash", args: {} })).toBeUndefined();
+    expect(warnings.map((w) => w.message)).toEqual([
+      "Extension handler for tool_execution_start threw: observer exploded (/late.ts)",
+    ]);
+    await refreshed.toolExecutionEnd!({
+      toolCallId: "c1",
+      toolName: "bash",
+      result: { content: [] },
+      isError: false,
+    });
+    expect(warnings.at(-1)!.message).toContain("tool_execution_end did not answer within 50 ms");
+  });
+
+  test("session_before_fork / session_before_switch: the first cancel wins and names its extension", async () => {
+    const { r } = runner();
+    const seen: unknown[] = [];
+    await r.load("/watch.ts", (k: ExtensionAPI) => {
+      k.on("session_before_fork", (e) => {
+        seen.push(e);
+      });
+      k.on("session_before_switch", (e) => {
+        seen.push(e);
+        return { cancel: false };
+      });
+    });
+    await r.load("/guard.ts", (k: ExtensionAPI) => {
+      k.on("session_before_fork", () => ({ cancel: true }));
+    });
+    await r.load("/never.ts", (k: ExtensionAPI) => {
+      k.on("session_before_fork", () => {
+        seen.push("never reached");
+      });
+    });
+    const hooks = threadHooks(r, "rpc");
+    expect(await hooks.sessionBeforeFork!({ entryId: "e1", position: "at" })).toEqual({
+      cancel: true,
+      path: "/guard.ts",
+    });
+    expect(await hooks.sessionBeforeSwitch!({ reason: "new" })).toBeUndefined();
+    expect(seen).toEqual([
+      { type: "session_before_fork", entryId: "e1", position: "at" },
+      { type: "session_before_switch", reason: "new" },
+    ]);
+  });
+
   test("tool_call: the first block wins and input changes reach later handlers", async () => {
     const { r } = runner();
     const seen: unknown[] = [];
