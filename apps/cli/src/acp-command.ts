@@ -5,14 +5,11 @@
 import { serveAcp } from "@knightcode/acp";
 import { keepConsoleOffStdout } from "@knightcode/app-server";
 import packageJson from "../package.json" with { type: "json" };
+import type { ServerOptions } from "./args.ts";
 import { startLazyHost } from "./lazy-host.ts";
 
 /** Serves ACP until stdin closes; resolves with the exit code. */
-export async function runAcp(options: {
-  extensions: string[];
-  sessionDir?: string;
-  sandbox?: "tools" | "process";
-}): Promise<number> {
+export async function runAcp(options: ServerOptions): Promise<number> {
   // before anything loads that might log: stdout carries ACP messages only
   keepConsoleOffStdout();
   const log = (message: string) => process.stderr.write(`knightcode acp: ${message}\n`);

@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { AgentOptions } from "./args.ts";
+import { type AgentOptions, usageLine } from "./args.ts";
+import { settleFlagsOf } from "./extension-flags.ts";
 import { OpenThreadError, openThread } from "./open-thread.ts";
 import { runPrintTurn } from "./print-mode.ts";
 
@@ -27,13 +28,11 @@ export function combinePrompt(argument: string | undefined, piped: string): stri
 export async function runAgent(options: AgentOptions): Promise<number> {
   const cwd = process.cwd();
   const interactive = !options.print && process.stdin.isTTY === true;
-  let prompt = options.prompt;
+  let piped = "";
   if (!interactive) {
-    prompt = combinePrompt(options.prompt, await readPipedStdin());
-    if (prompt === "") {
-      process.stderr.write("knightcode: print mode needs a prompt (an argument or piped stdin)\n");
-      return USAGE_EXIT;
-    }
+    piped = await readPipedStdin();
+    // with extension flags the thread opens first: a flag nobody registers is the error to report
+    if (options.extensionFlags.length === 0 && combinePrompt(options.prompt, piped) === "") return noPrompt();
   }
   // a transcript given by path is found in its own folder
   let sessionDir = options.sessionDir;
@@ -45,6 +44,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     (await import("./terminal-client.ts")).connectTerminalClient({
       cwd,
       extensions: options.extensions,
+      extensionFlags: options.extensionFlags,
       ...(sessionDir === undefined ? {} : { sessionDir }),
       noSession: options.noSession,
       clientName: interactive ? "knightcode-tui" : "knightcode-print",
@@ -59,8 +59,15 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   const connection = await connect();
   try {
     const opened = await openThread(connection.client, cwd, options);
+    const settled = await settleFlagsOf(connection.client, opened, options);
+    if ("error" in settled) {
+      process.stderr.write(usageLine(settled.error));
+      return USAGE_EXIT;
+    }
+    const prompt = combinePrompt(settled.prompt, piped);
+    if (prompt === "") return noPrompt();
     for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);
-    return await runPrintTurn(connection.client, opened.thread.id, prompt ?? "", options.mode, {
+    return await runPrintTurn(connection.client, opened.thread.id, prompt, options.mode, {
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
     });
@@ -71,6 +78,11 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   } finally {
     await connection.close();
   }
+}
+
+function noPrompt(): number {
+  process.stderr.write("knightcode: print mode needs a prompt (an argument or piped stdin)\n");
+  return USAGE_EXIT;
 }
 
 function describe(error: unknown): string {

@@ -4,14 +4,11 @@
  * ready; requests that need it wait.
  */
 import { keepConsoleOffStdout, serveStdio } from "@knightcode/app-server";
+import type { ServerOptions } from "./args.ts";
 import { startLazyHost } from "./lazy-host.ts";
 
 /** Runs the server on stdin/stdout until shutdown ends the process. */
-export async function runAppServer(options: {
-  extensions: string[];
-  sessionDir?: string;
-  sandbox?: "tools" | "process";
-}): Promise<void> {
+export async function runAppServer(options: ServerOptions): Promise<void> {
   // before anything loads that might log: stdout is the protocol's
   keepConsoleOffStdout();
   const { sandbox, ...rest } = options;

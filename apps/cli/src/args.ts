@@ -3,7 +3,12 @@
  * named first, otherwise the terminal agent with its flags and an optional prompt.
  * Parsing is pure; `main.ts` dispatches on the result.
  */
-import type { ApprovalMode, ModelRef, ThinkingLevel } from "@knightcode/app-server-protocol";
+import type {
+  ApprovalMode,
+  ExtensionFlagArg,
+  ModelRef,
+  ThinkingLevel,
+} from "@knightcode/app-server-protocol";
 
 /** Usage text, printed on stdout for `--help`. */
 export const USAGE = `Usage:
@@ -12,9 +17,9 @@ export const USAGE = `Usage:
   knightcode -p [options] [prompt]
       Print mode: run one turn, print the final answer on stdout and exit. The prompt may
       also come from piped stdin. Exit code 1 when the turn fails.
-  knightcode app-server [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]]
+  knightcode app-server [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the JSON-lines app-server protocol on stdin/stdout.
-  knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]]
+  knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
       Start the app server and run a short scripted conversation with it.
@@ -40,6 +45,12 @@ Options:
                                private agent dir writable)
   --version                    print the version and exit
   -h, --help                   print this help and exit
+
+Extension flags:
+  Extensions register their own flags (pi's registerFlag), e.g. --plan from plan-mode or
+  --ssh <user@host>. Any other --<name>, --<name>=<value> or --<name> <value> is kept for
+  them: a boolean flag takes no value, a string flag takes =<value> or the next word. A
+  flag no loaded extension registers is an error once the extensions have loaded.
 `;
 
 const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh"];
@@ -62,6 +73,19 @@ export interface AgentOptions {
   noSession: boolean;
   /** `--sandbox` (tools) or `--sandbox=process` (the whole process). */
   sandbox?: SandboxFlag;
+  /** Flags this parser does not know, kept for the extensions (`--plan`, `--ssh host`). */
+  extensionFlags: CliExtensionFlag[];
+  /**
+   * The prompt's words, including each word after a bare unknown flag: whether that word
+   * is the flag's value or prompt text is known only once the extensions registered their
+   * flags (`extension-flags.ts`). `prompt` is these words joined.
+   */
+  promptWords: string[];
+}
+
+/** An extension flag as the terminal agent keeps it: `nextWord` indexes `promptWords`. */
+export interface CliExtensionFlag extends ExtensionFlagArg {
+  nextWord?: number;
 }
 
 /** Where `--sandbox` puts the boundary. */
@@ -72,11 +96,30 @@ export type Command =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "agent"; options: AgentOptions }
-  | { kind: "appServer"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
-  | { kind: "acp"; extensions: string[]; sessionDir?: string; sandbox?: SandboxFlag }
+  | ({ kind: "appServer" } & ServerOptions)
+  | ({ kind: "acp" } & ServerOptions)
   | { kind: "demo" }
   | { kind: "package"; argv: string[] }
   | { kind: "error"; message: string };
+
+/** The options `app-server` and `acp` share. */
+export interface ServerOptions {
+  extensions: string[];
+  sessionDir?: string;
+  sandbox?: SandboxFlag;
+  /** Unknown `--name[=value]`/`--name value` flags, kept for the extensions. */
+  extensionFlags: ExtensionFlagArg[];
+}
+
+/** The stderr line of a usage error (exit code 2). */
+export function usageLine(message: string): string {
+  return `knightcode: ${message} (see knightcode --help)\n`;
+}
+
+/** Whether `name` (with its `--`) can be an extension's flag: a long name this parser does not know. */
+function isExtensionFlagName(name: string): boolean {
+  return /^--[A-Za-z0-9]/.test(name);
+}
 
 type Flag = { arg: string; name: string; inline: string | undefined };
 
@@ -119,6 +162,7 @@ export function sandboxFlag(inline: string | undefined): SandboxFlag | { error: 
 
 function parseAppServer(rest: readonly string[]): Command {
   const extensions: string[] = [];
+  const extensionFlags: ExtensionFlagArg[] = [];
   let sessionDir: string | undefined;
   let sandbox: SandboxFlag | undefined;
   for (let i = 0; i < rest.length; i++) {
@@ -136,15 +180,35 @@ function parseAppServer(rest: readonly string[]): Command {
       else extensions.push(value);
       continue;
     }
+    // the terminal agent's own options are never an extension's, here either
+    if (isExtensionFlagName(name) && !VALUE_FLAGS.has(name) && !BOOLEAN_FLAGS.has(name)) {
+      // no words here: the word after an extension flag can only be its value
+      const following = rest[i + 1];
+      const value = inline ?? (following?.startsWith("-") === false ? rest[++i] : undefined);
+      extensionFlags.push({ name: name.slice(2), ...(value === undefined ? {} : { inline: value }) });
+      continue;
+    }
     return { kind: "error", message: `unknown option '${arg}'` };
   }
   return {
     kind: "appServer",
     extensions,
+    extensionFlags,
     ...(sessionDir === undefined ? {} : { sessionDir }),
     ...(sandbox === undefined ? {} : { sandbox }),
   };
 }
+
+const BOOLEAN_FLAGS = new Set([
+  "-p",
+  "--print",
+  "-c",
+  "--continue",
+  "-r",
+  "--resume",
+  "--no-session",
+  "--version",
+]);
 
 const VALUE_FLAGS = new Set([
   "--mode",
@@ -165,6 +229,8 @@ function parseAgent(argv: readonly string[]): Command {
     resume: false,
     extensions: [],
     noSession: false,
+    extensionFlags: [],
+    promptWords: [],
   };
   const words: string[] = [];
   let onlyWords = false;
@@ -192,6 +258,19 @@ function parseAgent(argv: readonly string[]): Command {
       options.sandbox = flag;
       continue;
     }
+    if (!BOOLEAN_FLAGS.has(name) && isExtensionFlagName(name)) {
+      const flag: CliExtensionFlag = { name: name.slice(2), ...(inline === undefined ? {} : { inline }) };
+      const following = argv[i + 1];
+      if (inline === undefined && following !== undefined && !following.startsWith("-")) {
+        // a string flag's value or prompt text: decided after the extensions registered theirs
+        flag.next = following;
+        flag.nextWord = words.length;
+        words.push(following);
+        i++;
+      }
+      options.extensionFlags.push(flag);
+      continue;
+    }
     if (inline !== undefined) return { kind: "error", message: `${name} takes no value` };
     switch (name) {
       case "-p":
@@ -215,6 +294,7 @@ function parseAgent(argv: readonly string[]): Command {
         return { kind: "error", message: `unknown option '${arg}'` };
     }
   }
+  options.promptWords = words;
   if (words.length > 0) options.prompt = words.join(" ");
   const conflict = conflictOf(options);
   return conflict === undefined ? { kind: "agent", options } : { kind: "error", message: conflict };

@@ -11,12 +11,15 @@ import {
   type ConfigPort,
   createLazyThreadManager,
 } from "@knightcode/app-server";
+import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { insideProcessSandbox } from "./process-sandbox.ts";
 
 /** Where the host reads extensions and keeps sessions; paths relative to `cwd`. */
 export interface LazyHostOptions {
   cwd: string;
   extensions: readonly string[];
+  /** Flags no built-in option took, for the extensions (`--plan`, `--ssh host`). */
+  extensionFlags?: readonly ExtensionFlagArg[];
   sessionDir?: string;
   /** `--sandbox`: each thread's tools run in its own bubblewrap sandbox. */
   sandbox?: boolean;
@@ -33,6 +36,9 @@ export function startLazyHost(options: LazyHostOptions): LazyHost {
   const host = import("@knightcode/app-server/host").then(({ createServerHost }) =>
     createServerHost({
       extensionPaths: options.extensions.map((path) => resolve(options.cwd, path)),
+      ...(options.extensionFlags === undefined || options.extensionFlags.length === 0
+        ? {}
+        : { extensionFlags: [...options.extensionFlags] }),
       ...(options.sessionDir === undefined ? {} : { sessionDir: resolve(options.cwd, options.sessionDir) }),
       ...(options.sandbox === true ? { sandbox: true } : {}),
       ...(insideProcessSandbox() ? { processSandbox: true } : {}),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /** The `knightcode` binary: parse, then dispatch one command (subcommands load lazily). */
 import packageJson from "../package.json" with { type: "json" };
-import { parseArgs, USAGE } from "./args.ts";
+import { parseArgs, USAGE, usageLine } from "./args.ts";
 import { quietIdleTerminal } from "./quiet-idle.ts";
 
 // A compiled binary is its own sandbox helper (from source the helper runs as a script).
@@ -26,7 +26,7 @@ switch (command.kind) {
     process.exit(0);
     break;
   case "error":
-    process.stderr.write(`knightcode: ${command.message} (see knightcode --help)\n`);
+    process.stderr.write(usageLine(command.message));
     process.exit(2);
     break;
   case "agent": {

@@ -5,7 +5,13 @@
  * `thread/settings/update`.
  */
 import { basename } from "node:path";
-import type { AppServerClient, Thread, ThreadResumeResult, Warning } from "@knightcode/app-server-protocol";
+import type {
+  AppServerClient,
+  ExtensionFlag,
+  Thread,
+  ThreadResumeResult,
+  Warning,
+} from "@knightcode/app-server-protocol";
 import type { AgentOptions } from "./args.ts";
 
 /** An opened thread, with its history when it was resumed. */
@@ -13,6 +19,8 @@ export interface OpenedThread {
   thread: Thread;
   resumed?: ThreadResumeResult;
   warnings: Warning[];
+  /** The flags the thread's extensions registered. */
+  extensionFlags?: ExtensionFlag[];
 }
 
 /** A local error the binary reports on stderr with exit code 1. */
@@ -45,7 +53,7 @@ export async function openThread(
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.thinking === undefined ? {} : { thinkingLevel: options.thinking }),
     });
-    return { thread: started.thread, warnings: started.warnings };
+    return { thread: started.thread, warnings: started.warnings, ...flagsOf(started) };
   }
   let resumed: ThreadResumeResult;
   try {
@@ -62,8 +70,12 @@ export async function openThread(
     ...(options.thinking === undefined ? {} : { thinkingLevel: options.thinking }),
   };
   if (Object.keys(changes).length === 0) {
-    return { thread: resumed.thread, resumed, warnings: resumed.warnings };
+    return { thread: resumed.thread, resumed, warnings: resumed.warnings, ...flagsOf(resumed) };
   }
   const updated = await client.request("thread/settings/update", { threadId: id, ...changes });
-  return { thread: updated.thread, resumed, warnings: resumed.warnings };
+  return { thread: updated.thread, resumed, warnings: resumed.warnings, ...flagsOf(resumed) };
+}
+
+function flagsOf(result: { extensionFlags?: ExtensionFlag[] }): { extensionFlags?: ExtensionFlag[] } {
+  return result.extensionFlags === undefined ? {} : { extensionFlags: result.extensionFlags };
 }

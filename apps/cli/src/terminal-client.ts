@@ -7,13 +7,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInProcessClient } from "@knightcode/app-server";
-import type { AppServerClient } from "@knightcode/app-server-protocol";
+import type { AppServerClient, ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { startLazyHost } from "./lazy-host.ts";
 
 /** What the connection needs from the command line. */
 export interface TerminalClientOptions {
   cwd: string;
   extensions: readonly string[];
+  /** Flags for the extensions (`--plan`), resolved once a thread's extensions registered theirs. */
+  extensionFlags?: readonly ExtensionFlagArg[];
   sessionDir?: string;
   /** `--no-session`: transcripts go to a private temporary folder removed on close. */
   noSession: boolean;
@@ -38,6 +40,7 @@ export async function connectTerminalClient(options: TerminalClientOptions): Pro
   const host = startLazyHost({
     cwd: options.cwd,
     extensions: options.extensions,
+    ...(options.extensionFlags === undefined ? {} : { extensionFlags: options.extensionFlags }),
     ...(scratch !== undefined
       ? { sessionDir: scratch }
       : options.sessionDir !== undefined

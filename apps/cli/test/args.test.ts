@@ -20,8 +20,13 @@ describe("knightcode arguments", () => {
         "--session-dir",
         "/s",
       ]),
-    ).toEqual({ kind: "appServer", extensions: ["a.ts", "b.ts", "c.ts"], sessionDir: "/s" });
-    expect(parseArgs(["app-server"])).toEqual({ kind: "appServer", extensions: [] });
+    ).toEqual({
+      kind: "appServer",
+      extensions: ["a.ts", "b.ts", "c.ts"],
+      sessionDir: "/s",
+      extensionFlags: [],
+    });
+    expect(parseArgs(["app-server"])).toEqual({ kind: "appServer", extensions: [], extensionFlags: [] });
   });
 
   test("--help and -h anywhere mean help; --version means version", () => {
@@ -41,6 +46,8 @@ describe("knightcode arguments", () => {
         resume: false,
         extensions: [],
         noSession: false,
+        extensionFlags: [],
+        promptWords: [],
       },
     });
   });
@@ -77,6 +84,8 @@ describe("knightcode arguments", () => {
       extensions: ["x.ts", "y.ts"],
       sessionDir: "/s",
       noSession: false,
+      extensionFlags: [],
+      promptWords: ["fix", "the bug"],
     });
     expect(agent(["--print", "-c"]).continue).toBe(true);
     expect(agent(["--continue"]).continue).toBe(true);
@@ -94,7 +103,6 @@ describe("knightcode arguments", () => {
   });
 
   const errors: [string[], string][] = [
-    [["--frobnicate"], "unknown option '--frobnicate'"],
     [["-x"], "unknown option '-x'"],
     [["--mode", "yaml", "-p"], "--mode must be text or json, not 'yaml'"],
     [["--mode", "json"], "--mode json needs -p/--print"],
@@ -109,7 +117,10 @@ describe("knightcode arguments", () => {
     [["--no-session", "-c"], "--no-session cannot be combined with --continue"],
     [["-r", "-p"], "--resume needs the interactive terminal, not -p"],
     [["app-server", "-e"], "-e needs a value"],
-    [["app-server", "--frobnicate"], "unknown option '--frobnicate'"],
+    [["app-server", "-x"], "unknown option '-x'"],
+    [["app-server", "--print"], "unknown option '--print'"],
+    [["app-server", "stray"], "unknown option 'stray'"],
+    [["---x"], "unknown option '---x'"],
     [["demo", "x"], "demo takes no arguments: x"],
     [["--sandbox=vm"], "--sandbox takes no value or =process, not 'vm'"],
     [["app-server", "--sandbox=yes"], "--sandbox takes no value or =process, not 'yes'"],
@@ -125,11 +136,13 @@ describe("knightcode arguments", () => {
       kind: "appServer",
       extensions: [],
       sandbox: "tools",
+      extensionFlags: [],
     });
     expect(parseArgs(["app-server", "--sandbox=process"])).toEqual({
       kind: "appServer",
       extensions: [],
       sandbox: "process",
+      extensionFlags: [],
     });
     const agent = parseArgs(["--sandbox", "-p", "hi"]);
     expect(agent.kind === "agent" && agent.options.sandbox).toBe("tools");
@@ -138,17 +151,19 @@ describe("knightcode arguments", () => {
   });
 
   test("acp takes the app server's options", () => {
-    expect(parseArgs(["acp"])).toEqual({ kind: "acp", extensions: [] });
+    expect(parseArgs(["acp"])).toEqual({ kind: "acp", extensions: [], extensionFlags: [] });
     expect(parseArgs(["acp", "-e", "x.ts", "--session-dir=/t", "--sandbox"])).toEqual({
       kind: "acp",
       extensions: ["x.ts"],
       sessionDir: "/t",
       sandbox: "tools",
+      extensionFlags: [],
     });
     expect(parseArgs(["acp", "--sandbox=process"])).toEqual({
       kind: "acp",
       extensions: [],
       sandbox: "process",
+      extensionFlags: [],
     });
     expect(parseArgs(["acp", "--session-dir"])).toEqual({
       kind: "error",
@@ -159,5 +174,42 @@ describe("knightcode arguments", () => {
       message: "unknown option '--model'",
     });
     expect(parseArgs(["acp", "--help"])).toEqual({ kind: "help" });
+  });
+
+  test("unknown long flags are kept for the extensions, each word after a bare one tentatively", () => {
+    const options = agent(["-p", "--plan", "--ssh", "me@host", "--preset=fast", "fix", "it", "--frobnicate"]);
+    expect(options.extensionFlags).toEqual([
+      { name: "plan" },
+      { name: "ssh", next: "me@host", nextWord: 0 },
+      { name: "preset", inline: "fast" },
+      { name: "frobnicate" },
+    ]);
+    // the word stays prompt text until the extensions say --ssh takes a value
+    expect(options.promptWords).toEqual(["me@host", "fix", "it"]);
+    expect(options.prompt).toBe("me@host fix it");
+    expect(options.print).toBe(true);
+    // a word starting with "-" is never a value; after "--" nothing is a flag
+    expect(agent(["--ssh", "-p"]).extensionFlags).toEqual([{ name: "ssh" }]);
+    expect(agent(["--", "--plan"]).extensionFlags).toEqual([]);
+    expect(agent(["--no-sandbox"]).extensionFlags).toEqual([{ name: "no-sandbox" }]);
+    // the agent's own flags are never an extension's
+    expect(agent(["--no-session"]).extensionFlags).toEqual([]);
+  });
+
+  test("app-server and acp keep unknown long flags; the next word is always the value", () => {
+    expect(parseArgs(["app-server", "--plan", "--ssh", "me@host", "--preset=fast", "-e", "x.ts"])).toEqual({
+      kind: "appServer",
+      extensions: ["x.ts"],
+      extensionFlags: [
+        { name: "plan" },
+        { name: "ssh", inline: "me@host" },
+        { name: "preset", inline: "fast" },
+      ],
+    });
+    expect(parseArgs(["acp", "--plan"])).toEqual({
+      kind: "acp",
+      extensions: [],
+      extensionFlags: [{ name: "plan" }],
+    });
   });
 });

@@ -22,6 +22,13 @@ export {
   type ValidationIssue,
   type WireError,
 } from "./errors.ts";
+export {
+  type ExtensionFlagArg,
+  type ExtensionFlagType,
+  flagArgText,
+  type ResolvedFlagArgs,
+  resolveFlagArgs,
+} from "./extension-flag-args.ts";
 export { createInMemoryTransportPair } from "./in-memory-transport.ts";
 export { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder, type LineEvent } from "./jsonl.ts";
 export {
@@ -183,6 +190,7 @@ export type {
   Command,
   CompactionItem,
   ErrorKind,
+  ExtensionFlag,
   ExtensionItem,
   FileChange,
   FileMatch,

@@ -132,6 +132,7 @@ export {
   Command,
   CompactionItem,
   ErrorKind,
+  ExtensionFlag,
   ExtensionItem,
   FileChange,
   FileMatch,

@@ -266,6 +266,22 @@ export const Warning = Type.Object({
 });
 export type Warning = Static<typeof Warning>;
 
+/**
+ * A command-line flag an extension of the thread registered (`pi.registerFlag`), with
+ * the value `getFlag` gives it: the one passed on the server's command line, else the
+ * declared default (absent when neither).
+ */
+export const ExtensionFlag = Type.Object({
+  /** Without the leading `--`. */
+  name: Type.String({ minLength: 1 }),
+  type: Type.Union([Type.Literal("boolean"), Type.Literal("string")]),
+  description: Type.Optional(Type.String()),
+  /** The extension that registered it. */
+  path: Type.String(),
+  value: Type.Optional(Type.Union([Type.Boolean(), Type.String()])),
+});
+export type ExtensionFlag = Static<typeof ExtensionFlag>;
+
 /** A model as `model/list` reports it. */
 export const ProtocolModel = Type.Object({
   provider: Type.String(),

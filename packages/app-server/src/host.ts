@@ -26,6 +26,7 @@ import {
   type ProviderConfig,
   readModelsConfig,
 } from "@knightcode/ai";
+import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
 import { createExtensionHostFactory } from "@knightcode/extensions";
 import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
@@ -41,6 +42,8 @@ export interface ServerHostOptions {
   sessionDir?: string;
   /** `-e` paths, already absolute. */
   extensionPaths?: string[];
+  /** Command-line flags no built-in option took, for the extensions (`--plan`). */
+  extensionFlags?: ExtensionFlagArg[];
   env?: Record<string, string | undefined>;
   /** `--sandbox`: every thread's tools run in its own bubblewrap sandbox. */
   sandbox?: boolean;
@@ -115,6 +118,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     extensionHostFactory: createExtensionHostFactory(),
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),
+    ...(options.extensionFlags === undefined ? {} : { extensionFlags: options.extensionFlags }),
   });
   return {
     agentDir,

@@ -6,7 +6,12 @@
  * shutdown every API and `ctx` object of this runner refuses with a "stale" error.
  */
 import type { ToolOperations } from "@knightcode/agent";
-import type { Warning } from "@knightcode/app-server-protocol";
+import {
+  type ExtensionFlag,
+  type ExtensionFlagArg,
+  resolveFlagArgs,
+  type Warning,
+} from "@knightcode/app-server-protocol";
 import type {
   ExtensionAPI,
   ExtensionCommandContext,
@@ -52,6 +57,8 @@ export interface LoadedExtension {
   path: string;
   handlers: Map<ExtensionEventName, AnyHandler[]>;
   caller: ExtensionCaller;
+  /** The flags it registered, also those another extension had taken first (pi lets both read them). */
+  flagNames: Set<string>;
 }
 
 /** A registration with the extension that made it. */
@@ -77,6 +84,8 @@ export interface RunnerOptions {
   toolOperations: ToolOperations;
   /** Reloads the thread's extensions (`ctx.reload()`), when the host supports it. */
   reload?(): Promise<void>;
+  /** Flags from the server's command line, for `getFlag`. */
+  flagArgs?: readonly ExtensionFlagArg[];
 }
 
 /** A thread's extensions and their registrations. */
@@ -133,6 +142,7 @@ export class ExtensionRunner {
     const extension: LoadedExtension = {
       path,
       handlers: new Map(),
+      flagNames: new Set(),
       caller: {
         path,
         wroteToStdout: () => {
@@ -336,11 +346,19 @@ export class ExtensionRunner {
       },
       registerFlag: (name, options) => {
         guard();
-        this.register(this.flags, "Flag", name, path, options);
+        const clean = typeof name === "string" ? flagName(name) : "";
+        if (clean === "" || (options?.type !== "boolean" && options?.type !== "string")) {
+          throw new Error('registerFlag needs a name and a type of "boolean" or "string"');
+        }
+        extension.flagNames.add(clean);
+        this.register(this.flags, "Flag", clean, path, options);
       },
       getFlag: (name) => {
         guard();
-        return this.flags.get(name)?.value.default;
+        const clean = flagName(name);
+        // like pi: only a flag this extension registered, passed value first, else its default
+        if (!extension.flagNames.has(clean)) return undefined;
+        return this.passedFlags().values.get(clean) ?? this.flags.get(clean)?.value.default;
       },
       registerProvider: (name, config) => {
         guard();
@@ -428,6 +446,26 @@ export class ExtensionRunner {
       },
     };
     return addMissing(api, piApiExtras());
+  }
+
+  /** The command-line flags resolved against the flags registered so far. */
+  passedFlags() {
+    return resolveFlagArgs(this.options.flagArgs ?? [], (name) => this.flags.get(name)?.value.type);
+  }
+
+  /** The registered flags with the values `getFlag` gives them. */
+  flagList(): ExtensionFlag[] {
+    const passed = this.passedFlags().values;
+    return [...this.flags].map(([name, { path, value: options }]) => {
+      const value = passed.get(name) ?? options.default;
+      return {
+        name,
+        type: options.type,
+        ...(options.description === undefined ? {} : { description: options.description }),
+        path,
+        ...(value === undefined ? {} : { value }),
+      };
+    });
   }
 
   /** Built-in names, then extension tools that are not overrides, in registration order. */
@@ -526,6 +564,11 @@ export class ExtensionRunner {
     };
     return command;
   }
+}
+
+/** A flag's name without the `--` (pi's docs write `getFlag("--plan")`, its examples `getFlag("plan")`). */
+function flagName(name: string): string {
+  return String(name).replace(/^--/, "");
 }
 
 /** A thrown value as text. */

@@ -15,7 +15,7 @@ import type {
   ThinkingLevel,
   ToolResultMessage,
 } from "@knightcode/ai";
-import type { Warning } from "@knightcode/app-server-protocol";
+import type { ExtensionFlag, ExtensionFlagArg, Warning } from "@knightcode/app-server-protocol";
 import type {
   SessionBeforeCompactEvent,
   SessionBeforeCompactResult,
@@ -224,6 +224,8 @@ export interface ExtensionHost {
    * thread's skills and prompt templates. Absent: none.
    */
   resources?(): { skillPaths: string[]; promptPaths: string[]; themePaths: string[] };
+  /** Command-line flags the extensions registered, with their values. Absent: none. */
+  flags?(): ExtensionFlag[];
   /** Problems found while loading, reported in the thread's start/resume warnings. */
   warnings: Warning[];
   /** Shuts the extensions down (`session_shutdown`); every captured API and `ctx` turns stale. */
@@ -292,6 +294,12 @@ export interface ExtensionHostOptions {
   context: ExtensionHostContext;
   /** `-e` paths, trusted explicitly. */
   extensionPaths: readonly string[];
+  /**
+   * Flags from the server's command line no built-in option took (`--plan`, `--ssh h`):
+   * `getFlag` answers with them once an extension registered the flag; any left
+   * unregistered after loading is a load warning.
+   */
+  flagArgs?: readonly ExtensionFlagArg[];
   /** The agent dir (`<agent-dir>/extensions/`). */
   agentDir?: string;
   /** Merged settings (global, then the trusted project's): `extensions`, `extensionHookTimeoutMs`. */

@@ -116,6 +116,7 @@ export async function loadExtensionHost(
     builtinToolNames: BUILTIN_TOOL_NAMES,
     toolOperations: options.toolOperations ?? createLocalOperations(),
     ...(options.thread?.reloadExtensions ? { reload: () => options.thread!.reloadExtensions!() } : {}),
+    ...(options.flagArgs === undefined ? {} : { flagArgs: options.flagArgs }),
   });
   for (const step of steps) {
     if ("warning" in step) {
@@ -139,6 +140,10 @@ export async function loadExtensionHost(
     }
     if (await runner.load(source.path, entry.factory)) leases.push(entry);
     else cache.release(entry);
+  }
+  // every extension has registered its flags: what is left names none of them
+  for (const problem of runner.passedFlags().problems) {
+    warnings.push({ source: "extension", message: `Extension flags: ${problem}` });
   }
   const hooks = threadHooks(runner, inputSourceOf(options.context.mode));
   const refresh = () => {
@@ -176,6 +181,7 @@ export async function loadExtensionHost(
     },
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
+    flags: () => runner.flagList(),
     resources: () => ({
       skillPaths: [...discovered.skillPaths, ...packages.skillPaths],
       promptPaths: [...discovered.promptPaths, ...packages.promptPaths],

@@ -1,6 +1,7 @@
 /** The options a ThreadManager is built with. */
 import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { StreamFunction } from "@knightcode/ai";
+import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import type { McpHub } from "@knightcode/mcp";
 import type { Clock } from "./clock.ts";
 import type { ExtensionHostFactory } from "./extensions/extension-hooks.ts";
@@ -17,6 +18,8 @@ export interface ThreadManagerOptions {
   sessionDir?: string;
   /** `-e` extension paths, loaded in each thread as explicitly trusted. */
   extensionPaths?: string[];
+  /** Flags from the command line for the extensions (`--plan`); each thread's extensions resolve them. */
+  extensionFlags?: ExtensionFlagArg[];
   env?: Record<string, string | undefined>;
   /** Time source for idle unloading and turn markers. */
   clock?: Clock;

@@ -9,6 +9,7 @@ import {
   AppServerError,
   type CommandListParams,
   type CommandListResult,
+  type ExtensionFlag,
   type McpServerListParams,
   type McpServerListResult,
   type ModelListResult,
@@ -83,6 +84,12 @@ export function createThreadManager(options: ThreadManagerOptions = {}): ThreadM
 
 const notFound = (threadId: string) => new AppServerError("threadNotFound", `Thread ${threadId} not found`);
 
+/** The `extensionFlags` of a start, fork or resume result: present when an extension registered one. */
+function extensionFlagsOf(runtime: ThreadRuntime): { extensionFlags?: ExtensionFlag[] } {
+  const flags = runtime.extensions.flags?.() ?? [];
+  return flags.length === 0 ? {} : { extensionFlags: flags };
+}
+
 /** The runtime behind every thread/turn/model/command method of the protocol. */
 export class ThreadManager implements ThreadManagerApi {
   readonly clock: Clock;
@@ -146,6 +153,7 @@ export class ThreadManager implements ThreadManagerApi {
         ],
       }),
       ...(options.extensionPaths ? { extensionPaths: options.extensionPaths } : {}),
+      ...(options.extensionFlags ? { extensionFlags: options.extensionFlags } : {}),
       ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
       mcpHub: this.mcpHub,
       ...(options.toolSources ? { toolSources: options.toolSources } : {}),
@@ -270,7 +278,7 @@ export class ThreadManager implements ThreadManagerApi {
   private created(runtime: ThreadRuntime, caller: Caller): ThreadStartResult {
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
-    return { thread: runtime.thread(), warnings: runtime.loadWarnings };
+    return { thread: runtime.thread(), warnings: runtime.loadWarnings, ...extensionFlagsOf(runtime) };
   }
 
   startThread(params: ThreadStartParams, caller: Caller): Promise<ThreadStartResult> {
@@ -304,6 +312,7 @@ export class ThreadManager implements ThreadManagerApi {
         queue: runtime.queueState(),
         usage: runtime.usage(this.turns.contextTokens(runtime)),
         warnings: [...runtime.loadWarnings, ...mcpWarnings],
+        ...extensionFlagsOf(runtime),
       };
       const running = runtime.running?.live.snapshot();
       let page: HistoryTurns;

@@ -2,7 +2,7 @@
  * Starts the interactive UI: the first frame goes up at once, while the server host
  * loads and the thread opens behind it; then the optional first message is sent.
  */
-import type { AgentOptions } from "../args.ts";
+import { type AgentOptions, usageLine } from "../args.ts";
 import type { TerminalClient } from "../terminal-client.ts";
 import { Footer } from "./footer.ts";
 import { Screen } from "./ui/screen.ts";
@@ -30,12 +30,14 @@ export async function runInteractive(
     { BUILTIN_COMMANDS, runBuiltinCommand },
     { sessionChoices },
     { openThread },
+    { settleFlagsOf },
   ] = await Promise.all([
     connect(),
     import("./interactive-app.ts"),
     import("./builtin-commands.ts"),
     import("./pickers.ts"),
     import("../open-thread.ts"),
+    import("../extension-flags.ts"),
   ]);
   const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand, {
     editor,
@@ -53,9 +55,17 @@ export async function runInteractive(
       }
     }
     const opened = await openThread(connection.client, cwd, options, picked);
+    const settled = await settleFlagsOf(connection.client, opened, options);
+    if ("error" in settled) {
+      // a bad flag is a usage error, as it is before the UI starts: one line on stderr, exit 2
+      screen.stop();
+      await connection.close();
+      process.stderr.write(usageLine(settled.error));
+      return 2;
+    }
     for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
     await app.session.open(opened.thread, opened.resumed);
-    if (options.prompt !== undefined) void app.submit(options.prompt, "enter");
+    if (settled.prompt !== undefined) void app.submit(settled.prompt, "enter");
   } catch (error) {
     app.view.note(style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -4,6 +4,7 @@ import { THREAD_LIST_MAX_LIMIT } from "../limits.ts";
 import {
   ApprovalMode,
   Command,
+  ExtensionFlag,
   McpServers,
   ModelRef,
   PathString,
@@ -32,7 +33,14 @@ export const ThreadStartParams = Type.Object({
 });
 export type ThreadStartParams = Static<typeof ThreadStartParams>;
 
-export const ThreadStartResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
+/** The flags the thread's extensions registered; absent when they registered none. */
+const ExtensionFlags = Type.Optional(Type.Array(ExtensionFlag));
+
+export const ThreadStartResult = Type.Object({
+  thread: Thread,
+  warnings: Type.Array(Warning),
+  extensionFlags: ExtensionFlags,
+});
 export type ThreadStartResult = Static<typeof ThreadStartResult>;
 
 export const ThreadResumeParams = Type.Object({
@@ -57,6 +65,7 @@ export const ThreadResumeResult = Type.Object({
   queue: QueueState,
   usage: TokenUsage,
   warnings: Type.Array(Warning),
+  extensionFlags: ExtensionFlags,
 });
 export type ThreadResumeResult = Static<typeof ThreadResumeResult>;
 
@@ -68,7 +77,11 @@ export const ThreadForkParams = Type.Object({
 });
 export type ThreadForkParams = Static<typeof ThreadForkParams>;
 
-export const ThreadForkResult = Type.Object({ thread: Thread, warnings: Type.Array(Warning) });
+export const ThreadForkResult = Type.Object({
+  thread: Thread,
+  warnings: Type.Array(Warning),
+  extensionFlags: ExtensionFlags,
+});
 export type ThreadForkResult = Static<typeof ThreadForkResult>;
 
 export const ThreadReadParams = Type.Object({

@@ -69,7 +69,7 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   "overlay-test.ts": inert("overlays"),
   "permission-gate.ts": works("dangerous bash blocked without a UI"),
   "pirate.ts": works("system prompt the model receives"),
-  "plan-mode": loaded("read-only tools and the plan prompt; its plan picker needs a UI"),
+  "plan-mode": works("--plan: read-only tools and the plan prompt; its plan picker needs a UI"),
   "preset.ts": inert("preset picker (select)"),
   "prompt-customizer.ts": loaded("system prompt from before_agent_start"),
   "protected-paths.ts": works("blocked write, no file"),

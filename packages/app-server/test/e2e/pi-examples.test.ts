@@ -206,6 +206,46 @@ describe("pi example extensions on a real app-server child", () => {
   });
 
   proves(
+    "plan-mode",
+    "--plan on the server's command line: read-only tools and the plan prompt",
+    async () => {
+      /** The tool names one recorded request offered the model. */
+      const tools = (server: E2EServer) =>
+        ((server.mock.requests[0]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+          (t) => t.function.name,
+        );
+      await using planned = await stdio.start({ extensions: [example("plan-mode")], args: ["--plan"] });
+      const started = await planned.client.request("thread/start", {
+        cwd: planned.agent.cwd,
+        approvalMode: "fullAccess",
+        model: MOCK_MODEL,
+      });
+      expect(extensionWarnings(started.warnings)).toEqual([]);
+      expect(started.extensionFlags).toEqual([
+        {
+          name: "plan",
+          type: "boolean",
+          description: "Start in plan mode (read-only exploration)",
+          path: join(EXAMPLES, "plan-mode", "index.ts"),
+          value: true,
+        },
+      ]);
+      planned.mock.enqueue(textReply("Plan:\n1. Read the code"));
+      await runTurn(planned, started.thread.id, "look around");
+      expect(body(planned, 0)).toContain("[PLAN MODE ACTIVE]");
+      expect(tools(planned)).toEqual(["read", "bash", "grep", "find", "ls"]);
+
+      // the same extension without the flag: its default, all tools, no plan prompt
+      await using normal = await stdio.start({ extensions: [example("plan-mode")] });
+      const plain = await startThread(normal.client, normal.agent.cwd);
+      normal.mock.enqueue(textReply("done"));
+      await runTurn(normal, plain.threadId, "look around");
+      expect(body(normal, 0)).not.toContain("[PLAN MODE ACTIVE]");
+      expect(tools(normal)).toContain("edit");
+    },
+  );
+
+  proves(
     "dynamic-tools.ts",
     "a tool registered at session start and one added by command both reach the model",
     async () => {

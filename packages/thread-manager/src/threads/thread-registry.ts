@@ -7,6 +7,7 @@ import type { ToolOperations } from "@knightcode/agent";
 import type { Model } from "@knightcode/ai";
 import {
   AppServerError,
+  type ExtensionFlagArg,
   type McpServers,
   type ModelRef,
   type ThreadStatus,
@@ -70,6 +71,8 @@ export interface RegistryOptions {
   /** Each thread's tool operations (local with credential hygiene by default). */
   toolBackend?: ToolBackendFactory;
   extensionPaths?: string[];
+  /** Command-line flags for the extensions (`ThreadManagerOptions.extensionFlags`). */
+  extensionFlags?: ExtensionFlagArg[];
   /** Models extensions may list and pick. */
   models?: ModelSource;
   /** Turn actions extension APIs perform (send a message, steer, compact). */
@@ -254,6 +257,7 @@ export class ThreadRegistry {
     const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
       context: { threadId: session.id, cwd: session.header.cwd, mode, hasUI: false },
       extensionPaths: this.options.extensionPaths ?? [],
+      ...(this.options.extensionFlags ? { flagArgs: this.options.extensionFlags } : {}),
       agentDir: this.options.ctx.agentDir,
       settings: project.settings,
       trusted: project.trusted,
