@@ -17,7 +17,7 @@ import { type Hljs, LANGUAGE_ALIASES, LANGUAGE_LOADERS, type LanguageFn } from "
 /** Code whose highlighting ended at the language's top level, and its lines. */
 type Progress = { language: string; code: string; lines: string[] };
 
-/** How many blocks' progress is kept (a reply's tail rarely holds more than one or two). */
+/** How many blocks' progress and results are kept (a reply's tail rarely holds more than one or two). */
 const REMEMBERED = 4;
 
 export interface CodeHighlighterOptions {
@@ -30,7 +30,10 @@ export interface CodeHighlighterOptions {
 export class CodeHighlighter {
   private hljs: Hljs | undefined;
   private readonly unavailable = new Set<string>();
+  /** Where highlighting of recent blocks was back at the top level, and the lines up to there. */
   private progress: Progress[] = [];
+  /** The last blocks highlighted, whole: a frame often draws the same block again. */
+  private recent: Progress[] = [];
   private readonly loadLanguage: (name: string) => LanguageFn | undefined;
   private readonly theme: CodeTheme;
 
@@ -90,7 +93,22 @@ export class CodeHighlighter {
   }
 
   private highlightIn(language: string, code: string): string[] {
+    const same = this.recent.find((entry) => entry.language === language && entry.code === code);
+    if (same !== undefined) return same.lines;
+    const lines = this.highlightGrowing(language, code) ?? this.run(language, code).lines;
+    this.recent = [{ language, code, lines }, ...this.recent].slice(0, REMEMBERED);
+    return lines;
+  }
+
+  /**
+   * The lines of a block that continues one highlighted before (it is streaming), from
+   * the progress kept for it; undefined for a block seen for the first time, which one
+   * pass over the whole highlights at least as cheaply.
+   */
+  private highlightGrowing(language: string, code: string): string[] | undefined {
     const known = this.progressFor(language, code);
+    const grows = (entry: Progress) => entry.language === language && code.startsWith(entry.code);
+    if (known === undefined && !this.recent.some(grows)) return undefined;
     const lines = known?.lines ?? [];
     const rest = code.slice(known?.code.length ?? 0);
     const lineEnd = rest.lastIndexOf("\n") + 1;
