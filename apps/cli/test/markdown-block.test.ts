@@ -1,11 +1,12 @@
 /**
  * The streamed markdown block's plain-prose path must draw exactly what pi-tui's Markdown
- * draws for the same text: every line, every style byte, every width.
+ * draws for the same text: every line, every style byte, every width (without the spaces
+ * the library pads lines with, which the block leaves off).
  */
 import { describe, expect, test } from "bun:test";
 import { Markdown } from "@mariozechner/pi-tui";
 import { style } from "../src/interactive/ui/style.ts";
-import { MarkdownBlock, markdownTheme } from "../src/interactive/ui/text.ts";
+import { MarkdownBlock, markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
 
 /** A deterministic generator, so a failure names a reproducible text. */
 function random(seed: number): () => number {
@@ -56,7 +57,7 @@ describe("MarkdownBlock plain prose", () => {
         expect({ text, width, lines: block.render(width) }).toEqual({
           text,
           width,
-          lines: library.render(width),
+          lines: library.render(width).map(withoutPadding),
         });
       }
       // the dimmed case really compares style bytes
@@ -66,7 +67,9 @@ describe("MarkdownBlock plain prose", () => {
 
   test("text with markdown in it still goes through the library", () => {
     const text = "Some **bold** and a list:\n\n- one\n- two";
-    expect(new MarkdownBlock(text).render(40)).toEqual(new Markdown(text, 0, 0, markdownTheme).render(40));
+    expect(new MarkdownBlock(text).render(40)).toEqual(
+      new Markdown(text, 0, 0, markdownTheme).render(40).map(withoutPadding),
+    );
     expect(
       new MarkdownBlock(text).render(40).some((line) => line.includes("bold") && !line.includes("**")),
     ).toBe(true);
@@ -79,5 +82,19 @@ describe("MarkdownBlock plain prose", () => {
     expect(block.render(20)[0]!.trimEnd()).toBe("Hello world");
     block.setText("Hello *world*");
     expect(block.render(20)[0]).not.toContain("*");
+  });
+
+  test("lines come without the library's padding, styles and inner spaces kept", () => {
+    const text = "A **bold** word\n\n```ts\nconst a = 1;  \n```\n\n- item";
+    const library = new Markdown(text, 0, 0, markdownTheme).render(40);
+    // the library pads every line to the width; the block draws the same cells unpadded
+    expect(library.every((line) => line.endsWith(" "))).toBe(true);
+    const lines = new MarkdownBlock(text).render(40);
+    expect(lines).toHaveLength(library.length);
+    expect(lines.some((line) => line.endsWith(" "))).toBe(false);
+    expect(lines.map((line, i) => library[i]!.startsWith(line))).not.toContain(false);
+    expect(withoutPadding("\u001b[1mA\u001b[22m  b   ")).toBe("\u001b[1mA\u001b[22m  b");
+    expect(withoutPadding("   ")).toBe("");
+    expect(withoutPadding("")).toBe("");
   });
 });

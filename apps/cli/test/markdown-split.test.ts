@@ -1,13 +1,14 @@
 /**
  * A streamed markdown block renders its finished blocks once and only the growing tail
  * every frame. Joined, the parts must draw exactly what pi-tui's Markdown draws for the
- * whole text: every line, every style byte, every width, at every point of the stream.
+ * whole text: every line, every style byte, every width, at every point of the stream
+ * (without the spaces the library pads lines with, which the block leaves off).
  */
 import { describe, expect, test } from "bun:test";
 import { Markdown } from "@mariozechner/pi-tui";
 import { MarkdownSplitter } from "../src/interactive/ui/markdown-split.ts";
 import { style } from "../src/interactive/ui/style.ts";
-import { MarkdownBlock, markdownTheme } from "../src/interactive/ui/text.ts";
+import { MarkdownBlock, markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
 
 /** A deterministic generator, so a failure names a reproducible text. */
 function random(seed: number): () => number {
@@ -70,7 +71,9 @@ function markdownText(next: () => number): string {
 }
 
 const whole = (text: string, width: number, dim: boolean) =>
-  new Markdown(text, 0, 0, markdownTheme, dim ? { color: style.dim } : undefined).render(width);
+  new Markdown(text, 0, 0, markdownTheme, dim ? { color: style.dim } : undefined)
+    .render(width)
+    .map(withoutPadding);
 
 describe("MarkdownBlock split rendering", () => {
   for (const dim of [false, true]) {

@@ -66,6 +66,11 @@ const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(
  * prose (see `isPlainProse`) skips the lexer: it renders exactly as the library renders
  * a plain paragraph (styled, wrapped, padded to the width). Tests check both agree with
  * rendering the whole text.
+ *
+ * Lines come without the spaces the library pads them with to the full width (see
+ * `withoutPadding`): pi-tui clears a line before drawing it, so those cells are blank
+ * either way, and padding was about half the bytes a streamed reply wrote to the terminal
+ * (and that pi-tui copies and compares every frame).
  */
 export class MarkdownBlock implements Block {
   private readonly tail: Markdown;
@@ -76,6 +81,8 @@ export class MarkdownBlock implements Block {
   /** Rendered finished blocks, in order, for one width. */
   private finished: { width: number; parts: { text: string; lines: string[] }[] } | undefined;
   private plain: { text: string; width: number; lines: string[] } | undefined;
+  /** The tail's lines from the library (it returns the same array while cached), unpadded. */
+  private tailLines: { from: string[]; lines: string[]; empty: boolean } | undefined;
   constructor(text = "", options: { dim?: boolean } = {}) {
     this.color = options.dim ? style.dim : undefined;
     this.text = text;
@@ -88,14 +95,15 @@ export class MarkdownBlock implements Block {
   render(width: number): string[] {
     const cuts = this.splitter.cuts(this.text);
     const tail = this.renderTail(this.text.slice(cuts.at(-1) ?? 0), width);
-    if (cuts.length === 0) return tail;
+    if (cuts.length === 0) return tail.lines;
     // a part that draws nothing still renders as one empty line; the whole does not
-    const lines = this.renderFinished(cuts, width).concat(drawsNothing(tail) ? [] : tail);
+    const lines = this.renderFinished(cuts, width).concat(tail.empty ? [] : tail.lines);
     return lines.length > 0 ? lines : [""];
   }
   invalidate(): void {
     this.plain = undefined;
     this.finished = undefined;
+    this.tailLines = undefined;
     this.tail.invalidate();
   }
 
@@ -113,7 +121,7 @@ export class MarkdownBlock implements Block {
       if (parts[i]?.text !== text) {
         parts.length = i;
         const lines = this.markdown(text).render(width);
-        parts.push({ text, lines: drawsNothing(lines) ? [] : lines });
+        parts.push({ text, lines: drawsNothing(lines) ? [] : lines.map(withoutPadding) });
       }
       for (const line of parts[i]!.lines) lines.push(line);
     }
@@ -121,26 +129,44 @@ export class MarkdownBlock implements Block {
     return lines;
   }
 
-  private renderTail(text: string, width: number): string[] {
+  /** The tail's lines, and whether they are the library's stand-in for no content. */
+  private renderTail(text: string, width: number): { lines: string[]; empty: boolean } {
     if (!isPlainProse(text)) {
       if (text !== this.tailText) {
         this.tailText = text;
         this.tail.setText(text);
       }
-      return this.tail.render(width);
+      const from = this.tail.render(width);
+      if (this.tailLines?.from !== from) {
+        const empty = drawsNothing(from);
+        this.tailLines = { from, lines: empty ? from : from.map(withoutPadding), empty };
+      }
+      return this.tailLines;
     }
     if (this.plain?.text !== text || this.plain.width !== width) {
-      this.plain = { text, width, lines: renderPlainParagraph(text, width, this.color) };
+      this.plain = { text, width, lines: renderPlainParagraph(text, width, this.color).map(withoutPadding) };
     }
-    return this.plain.lines;
+    return { lines: this.plain.lines, empty: false };
   }
 }
 
 /**
  * Whether a rendering is the library's stand-in for no content: drawn lines are padded
- * to the width (at least 1), so a lone empty line is the stand-in.
+ * to the width (at least 1), so a lone empty line is the stand-in. Asked before padding
+ * is taken off.
  */
 const drawsNothing = (lines: string[]) => lines.length === 0 || (lines.length === 1 && lines[0] === "");
+
+/**
+ * A line without its trailing spaces. The library's lines end in plain spaces after any
+ * styling (it closes styles and trims wrapped lines before padding), so dropping them
+ * draws the same cells once the line has been cleared.
+ */
+export function withoutPadding(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 32) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
 
 /** What pi-tui's Markdown draws for one plain paragraph: styled, wrapped, padded to `width`. */
 export function renderPlainParagraph(
