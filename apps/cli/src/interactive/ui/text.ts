@@ -8,6 +8,7 @@ import {
   wrapTextWithAnsi,
 } from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
+import { FencedCodeDrawer, parseFencedCode } from "./code-block.ts";
 import { highlightCode } from "./highlight.ts";
 import { MarkdownSplitter } from "./markdown-split.ts";
 import { style } from "./style.ts";
@@ -67,6 +68,10 @@ const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(
  * a plain paragraph (styled, wrapped, padded to the width). Tests check both agree with
  * rendering the whole text.
  *
+ * A part that is one fenced code block (finished, or the tail while the block streams) is
+ * drawn by `FencedCodeDrawer`, which draws what the library draws at a fraction of the
+ * cost and, for a growing block, only the lines that changed.
+ *
  * Lines come without the spaces the library pads them with to the full width (see
  * `withoutPadding`): pi-tui clears a line before drawing it, so those cells are blank
  * either way, and padding was about half the bytes a streamed reply wrote to the terminal
@@ -83,6 +88,8 @@ export class MarkdownBlock implements Block {
   private plain: { text: string; width: number; lines: string[] } | undefined;
   /** The tail's lines from the library (it returns the same array while cached), unpadded. */
   private tailLines: { from: string[]; lines: string[]; empty: boolean } | undefined;
+  private readonly finishedCode = new FencedCodeDrawer(markdownTheme);
+  private readonly tailCode = new FencedCodeDrawer(markdownTheme);
   constructor(text = "", options: { dim?: boolean } = {}) {
     this.color = options.dim ? style.dim : undefined;
     this.text = text;
@@ -120,8 +127,13 @@ export class MarkdownBlock implements Block {
       const text = this.text.slice(cuts[i - 1] ?? 0, cuts[i]);
       if (parts[i]?.text !== text) {
         parts.length = i;
-        const lines = this.markdown(text).render(width);
-        parts.push({ text, lines: drawsNothing(lines) ? [] : lines.map(withoutPadding) });
+        const code = parseFencedCode(text);
+        if (code !== undefined) {
+          parts.push({ text, lines: this.finishedCode.draw(code, width) });
+        } else {
+          const lines = this.markdown(text).render(width);
+          parts.push({ text, lines: drawsNothing(lines) ? [] : lines.map(withoutPadding) });
+        }
       }
       for (const line of parts[i]!.lines) lines.push(line);
     }
@@ -132,6 +144,8 @@ export class MarkdownBlock implements Block {
   /** The tail's lines, and whether they are the library's stand-in for no content. */
   private renderTail(text: string, width: number): { lines: string[]; empty: boolean } {
     if (!isPlainProse(text)) {
+      const code = parseFencedCode(text);
+      if (code !== undefined) return { lines: this.tailCode.draw(code, width), empty: false };
       if (text !== this.tailText) {
         this.tailText = text;
         this.tail.setText(text);
