@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type AgentOptions, usageLine } from "./args.ts";
 import { settleFlagsOf } from "./extension-flags.ts";
-import { OpenThreadError, openThread } from "./open-thread.ts";
+import { discardStartedThread, OpenThreadError, openThread } from "./open-thread.ts";
 import { runPrintTurn } from "./print-mode.ts";
 
 /** Exit code for a usage problem found after parsing (same as a bad flag). */
@@ -65,7 +65,10 @@ export async function runAgent(options: AgentOptions): Promise<number> {
       return USAGE_EXIT;
     }
     const prompt = combinePrompt(settled.prompt, piped);
-    if (prompt === "") return noPrompt();
+    if (prompt === "") {
+      await discardStartedThread(connection.client, opened);
+      return noPrompt();
+    }
     for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);
     return await runPrintTurn(connection.client, opened.thread.id, prompt, options.mode, {
       stdout: (text) => process.stdout.write(text),

@@ -6,7 +6,7 @@
  */
 import { type AppServerClient, type ExtensionFlag, resolveFlagArgs } from "@knightcode/app-server-protocol";
 import type { AgentOptions } from "./args.ts";
-import type { OpenedThread } from "./open-thread.ts";
+import { discardStartedThread, type OpenedThread } from "./open-thread.ts";
 
 /** The prompt that is left, or the first bad flag. */
 export type SettledFlags = { prompt: string | undefined } | { error: string };
@@ -21,14 +21,7 @@ export async function settleFlagsOf(
   options: Pick<AgentOptions, "extensionFlags" | "promptWords">,
 ): Promise<SettledFlags> {
   const settled = settleExtensionFlags(options, opened.extensionFlags);
-  if ("error" in settled && opened.resumed === undefined) {
-    const threadId = opened.thread.id;
-    // only an archived thread can be deleted
-    await client
-      .request("thread/archive", { threadId })
-      .then(() => client.request("thread/delete", { threadId }))
-      .catch(() => undefined);
-  }
+  if ("error" in settled) await discardStartedThread(client, opened);
   return settled;
 }
 

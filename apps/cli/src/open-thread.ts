@@ -76,6 +76,20 @@ export async function openThread(
   return { thread: updated.thread, resumed, warnings: resumed.warnings, ...flagsOf(resumed) };
 }
 
+/**
+ * Deletes a thread this run started (archive, then delete: only an archived thread can
+ * be deleted) when the command line turned out to be unusable after all; an opened
+ * existing thread is left as it was.
+ */
+export async function discardStartedThread(client: AppServerClient, opened: OpenedThread): Promise<void> {
+  if (opened.resumed !== undefined) return;
+  const threadId = opened.thread.id;
+  await client
+    .request("thread/archive", { threadId })
+    .then(() => client.request("thread/delete", { threadId }))
+    .catch(() => undefined);
+}
+
 function flagsOf(result: { extensionFlags?: ExtensionFlag[] }): { extensionFlags?: ExtensionFlag[] } {
   return result.extensionFlags === undefined ? {} : { extensionFlags: result.extensionFlags };
 }

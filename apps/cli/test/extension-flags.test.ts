@@ -75,6 +75,21 @@ describe("extension flags (knightcode -p)", () => {
     }, 30_000);
   }
 
+  test("a prompt that was only a string flag's value: no prompt, exit 2, no session left", async () => {
+    await using env = await mockedAgent();
+    const run = await runCli(["-p", "-e", FIXTURE, "--persona", "pirate"], {
+      cwd: env.agent.cwd,
+      env: env.env,
+    });
+    expect(run).toEqual({
+      stdout: "",
+      stderr: "knightcode: print mode needs a prompt (an argument or piped stdin)\n",
+      code: 2,
+    });
+    expect(env.mock.requests.length).toBe(0);
+    expect(sessionFiles(env.agent.root)).toEqual([]);
+  }, 30_000);
+
   test("without any extension an unknown flag is still a usage error", async () => {
     await using env = await mockedAgent();
     const run = await runCli(["-p", "--frobnicate=1", "hi"], { cwd: env.agent.cwd, env: env.env });
@@ -104,8 +119,12 @@ describe("extension flags (interactive terminal)", () => {
   test("a flag no extension registers: the UI closes, the usage line shows, exit 2", async () => {
     await using env = await mockedAgent();
     await using tty = new PtySession(["-e", FIXTURE, "--frobnicate"], { cwd: env.agent.cwd, env: env.env });
+    // the line is below the closed UI (drawn inline, it stays in the scrollback)
+    const screen = await tty.waitFor("knightcode: unknown option '--frobnicate' (see knightcode --help)");
+    expect(
+      screen.trimEnd().endsWith("knightcode: unknown option '--frobnicate' (see knightcode --help)"),
+    ).toBe(true);
     expect(await tty.exited).toBe(2);
-    expect(tty.text()).toContain("knightcode: unknown option '--frobnicate' (see knightcode --help)");
     expect(sessionFiles(env.agent.root)).toEqual([]);
   }, 30_000);
 });
