@@ -19,7 +19,14 @@ import {
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import {
+  E2E_TIMEOUT,
+  type E2EServer,
+  MOCK_MODEL,
+  nextNotification,
+  recordNotifications,
+  TARGETS,
+} from "./harness.ts";
 import { type ExampleStatus, exampleStatusTable, PI_EXAMPLE_NOTES } from "./pi-example-notes.ts";
 
 const EXAMPLES = realpathSync(
@@ -498,6 +505,7 @@ describe("pi example extensions on a real app-server child", () => {
       const { thread } = await server.client.request("thread/read", { threadId });
       const transcript = readFileSync(thread.path!, "utf8");
       const before = await threadIds(server);
+      const seen = recordNotifications(server.client);
       for (const attempt of [
         () => server.client.request("thread/fork", { threadId }),
         () => server.client.request("turn/start", { threadId, text: "/fork" }),
@@ -510,6 +518,8 @@ describe("pi example extensions on a real app-server child", () => {
       }
       expect(await threadIds(server)).toEqual(before);
       expect(readFileSync(thread.path!, "utf8")).toBe(transcript);
+      // no thread was announced or replaced
+      expect(seen.filter((n) => n.method === "thread/started" || n.method === "thread/replaced")).toEqual([]);
       // the thread is still the client's: a turn runs on it
       server.mock.enqueue(textReply("still here"));
       expect((await runTurn(server, threadId, "again")).turn.status).toBe("completed");
