@@ -28,7 +28,7 @@ import {
 } from "@knightcode/ai";
 import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
-import { createExtensionHostFactory } from "@knightcode/extensions";
+import { createLazyExtensionHostFactory } from "@knightcode/extensions/host";
 import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
 import { createConfigPort } from "./config-port.ts";
@@ -115,7 +115,8 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     toolEnv: env,
     ...(options.sandbox === true ? { sandbox: true } : {}),
     ...(options.processSandbox === true ? { processSandbox: true } : {}),
-    extensionHostFactory: createExtensionHostFactory(),
+    // the extension runtime loads with the first thread that has an extension to run
+    extensionHostFactory: createLazyExtensionHostFactory(),
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),
     ...(options.extensionPaths === undefined ? {} : { extensionPaths: options.extensionPaths }),
     ...(options.extensionFlags === undefined ? {} : { extensionFlags: options.extensionFlags }),

@@ -5,21 +5,22 @@
  * and returns the hooks, commands and tools the thread manager calls. Nothing is shared
  * between threads but the compiled factories.
  */
+// pi's package names resolve to the compatibility modules in every extension this loads
+// (also imported by the index; here for the lazy factory, which imports only this file)
+import "./pi/pi-modules.ts";
 import { BUILTIN_TOOL_NAMES, createLocalOperations } from "@knightcode/agent";
 import type { ProviderConfig as RegistryProviderConfig } from "@knightcode/ai";
 import type { Warning } from "@knightcode/app-server-protocol";
 import type { ExtensionUIContext, InputSource } from "./api-types.ts";
 import { hookTimeoutMs } from "./bounded-call.ts";
+import { type DiscoveredExtensions, discoverThreadExtensions } from "./discovery.ts";
 import { ExtensionRunner, errorText } from "./extension-runner.ts";
 import { extensionAgentTools } from "./extension-tools.ts";
 import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
-import { packageLocations } from "./packages/package-loader.ts";
-import { piLocations } from "./pi/pi-sources.ts";
 import { registryProvider } from "./provider-configs.ts";
-import { discoverExtensions } from "./sources.ts";
 import { runAsExtension } from "./stdout-guard.ts";
 import { threadHooks } from "./thread-hooks.ts";
 
@@ -47,7 +48,8 @@ export interface LoadedExtensionHost extends ExtensionHost {
   providers(): RegistryProviderConfig[];
 }
 
-const sharedCache = new FactoryCache();
+/** The factory cache every runtime without its own shares (one per process). */
+export const sharedCache = new FactoryCache();
 
 function inputSourceOf(mode: ExtensionHostOptions["context"]["mode"]): InputSource {
   return mode === "terminal" ? "interactive" : "rpc";
@@ -65,30 +67,13 @@ export async function loadExtensionHost(
   options: ExtensionHostOptions,
   cache: FactoryCache,
   runtimeOptions: ExtensionRuntimeOptions = {},
+  /** What discovery found, when the caller already looked. */
+  found?: DiscoveredExtensions,
 ): Promise<LoadedExtensionHost> {
   const warnings: Warning[] = [];
   let loading = true;
-  const packages = await packageLocations({
-    agentDir: options.agentDir,
-    projectDir: options.projectDir || undefined,
-    trusted: options.trusted === true,
-  });
+  const { packages, steps } = found ?? (await discoverThreadExtensions(options));
   warnings.push(...packages.warnings);
-  const steps = discoverExtensions({
-    cliPaths: options.extensionPaths,
-    settingsPaths: options.settings?.extensions,
-    ...(options.agentDir !== undefined ? { agentDir: options.agentDir } : {}),
-    projectDir: options.projectDir || options.context.cwd,
-    trusted: options.trusted === true,
-    extraLocations: [
-      ...piLocations({
-        settings: options.settings,
-        trusted: options.trusted === true,
-        projectDir: options.projectDir || options.context.cwd,
-      }),
-      ...packages.locations,
-    ],
-  });
   // an embedder's own UI wins over the one the host routes over the protocol
   const embedderUI = runtimeOptions.ui?.(options);
   const pluggedUI = embedderUI ?? options.ui;

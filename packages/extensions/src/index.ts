@@ -26,6 +26,7 @@ export {
   type LoadedExtensionHost,
   loadExtensionHost,
 } from "./host-factory.ts";
+export { createLazyExtensionHostFactory, emptyExtensionHost } from "./lazy-host-factory.ts";
 export {
   ExtensionLoadError,
   importExtension,

@@ -11,7 +11,8 @@ import type {
   ExtensionRequestDialogResult,
   ServerNotification,
 } from "@knightcode/app-server-protocol";
-import { createNoUI, type ExtensionUIContext, type ExtensionUIDialogOptions } from "@knightcode/extensions";
+import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@knightcode/extensions";
+import { createNoUI } from "@knightcode/extensions/no-ui";
 import type { ServerRequestPort } from "../api.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import type { BrokerChannel, RequestBroker } from "../turns/approval-broker.ts";

@@ -1,0 +1,119 @@
+/**
+ * The lazy factory gives a thread without extensions the host an empty runner gives,
+ * without loading the runtime, and loads the runtime for a thread that has one.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { discoverThreadExtensions } from "../src/discovery.ts";
+import { FactoryCache } from "../src/factory-cache.ts";
+import type { ExtensionHost, ExtensionHostOptions } from "../src/host-contract.ts";
+import { loadExtensionHost } from "../src/host-factory.ts";
+import { createLazyExtensionHostFactory, emptyExtensionHost } from "../src/lazy-host-factory.ts";
+
+function place(): { root: string; agentDir: string; cwd: string } {
+  const root = mkdtempSync(join(tmpdir(), "kc-lazy-host-"));
+  const agentDir = join(root, "agent");
+  const cwd = join(root, "project");
+  mkdirSync(agentDir, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  return { root, agentDir, cwd };
+}
+
+function optionsFor(
+  at: { agentDir: string; cwd: string },
+  extra: Partial<ExtensionHostOptions> = {},
+): ExtensionHostOptions {
+  return {
+    context: { threadId: "t1", cwd: at.cwd, mode: "desktop", hasUI: false },
+    extensionPaths: [],
+    agentDir: at.agentDir,
+    settings: {},
+    trusted: false,
+    projectDir: at.cwd,
+    reason: "startup",
+    ...extra,
+  };
+}
+
+/** Everything a thread manager reads from a host. */
+async function surface(host: ExtensionHost) {
+  return {
+    hooks: Object.entries(host.hooks).filter(([, hook]) => hook !== undefined),
+    commands: host.commands,
+    tools: host.tools?.() ?? [],
+    activeTools: host.activeTools?.(),
+    resources: host.resources?.(),
+    providers: host.providers?.() ?? [],
+    warnings: host.warnings,
+    ranCommand: await host.runCommand?.("anything", ""),
+  };
+}
+
+/** A thread's empty host, both ways: from an empty runner, and without one. */
+async function bothWays(options: ExtensionHostOptions) {
+  const loaded = await loadExtensionHost(options, new FactoryCache());
+  const empty = emptyExtensionHost(await discoverThreadExtensions(options));
+  const lazy = await createLazyExtensionHostFactory()(options);
+  const result = { loaded: await surface(loaded), empty: await surface(empty), lazy: await surface(lazy) };
+  await Promise.all([loaded.dispose(), empty.dispose(), lazy.dispose()]);
+  return result;
+}
+
+describe("lazy extension host factory", () => {
+  test("a thread with nothing to load gets what an empty runner gives", async () => {
+    const { loaded, empty, lazy } = await bothWays(optionsFor(place()));
+    expect(empty).toEqual(loaded);
+    expect(lazy).toEqual(loaded);
+    expect(loaded.resources).toEqual({ skillPaths: [], promptPaths: [], themePaths: [] });
+  });
+
+  test("discovery warnings and an installed package's skills and prompts are the same without a runner", async () => {
+    const at = place();
+    // an installed npm package with skills and prompts and no extension
+    const pkg = join(at.agentDir, "packages", "npm", "node_modules", "kc-skills-only");
+    mkdirSync(join(pkg, "skills", "greeting"), { recursive: true });
+    mkdirSync(join(pkg, "prompts"), { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "kc-skills-only", version: "1.0.0" }));
+    writeFileSync(
+      join(pkg, "skills", "greeting", "SKILL.md"),
+      "---\nname: greeting\ndescription: d\n---\nbody\n",
+    );
+    writeFileSync(join(pkg, "prompts", "hello.md"), "---\ndescription: d\n---\nhello\n");
+    writeFileSync(
+      join(at.agentDir, "settings.json"),
+      JSON.stringify({ packages: ["npm:kc-skills-only", "npm:kc-not-installed"] }),
+    );
+    const options = optionsFor(at, {
+      settings: { extensions: [join(at.root, "missing.ts")] },
+      extensionPaths: [join(at.root, "also-missing.ts")],
+    });
+    const { loaded, empty, lazy } = await bothWays(options);
+    expect(empty).toEqual(loaded);
+    expect(lazy).toEqual(loaded);
+    // the case is not trivially empty
+    expect(loaded.resources?.skillPaths).toEqual([join(pkg, "skills")]);
+    expect(loaded.resources?.promptPaths).toEqual([join(pkg, "prompts")]);
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining("kc-not-installed"),
+      expect.stringContaining("also-missing.ts"),
+      expect.stringContaining("missing.ts"),
+    ]);
+  });
+
+  test("a thread with an extension loads the runtime and runs it", async () => {
+    const at = place();
+    const path = join(at.root, "hello.ts");
+    writeFileSync(
+      path,
+      'export default (k) => k.registerCommand("hello", { description: "says hello", handler: async () => {} });',
+    );
+    const factory = createLazyExtensionHostFactory({ cache: new FactoryCache() });
+    const host = await factory(optionsFor(at, { extensionPaths: [path] }));
+    expect(host.commands).toEqual([{ name: "hello", description: "says hello" }]);
+    await host.dispose();
+    // the factory is released with the host; the cache keeps it as inactive
+    expect(factory.inactiveFactories()).toBe(1);
+  });
+});
