@@ -420,6 +420,13 @@ export interface ModelSelectEvent {
   source: "set" | "cycle" | "restore";
 }
 
+/** A new thinking level was set (`thread/settings/update` or `setThinkingLevel`). */
+export interface ThinkingLevelSelectEvent {
+  type: "thinking_level_select";
+  level: ThinkingLevel;
+  previousLevel: ThinkingLevel;
+}
+
 export interface UserBashEvent {
   type: "user_bash";
   command: string;
@@ -491,6 +498,7 @@ export interface ExtensionEventMap {
   tool_call: [ToolCallEvent, ToolCallEventResult];
   tool_result: [ToolResultEvent, ToolResultEventResult];
   model_select: [ModelSelectEvent, undefined];
+  thinking_level_select: [ThinkingLevelSelectEvent, undefined];
   user_bash: [UserBashEvent, UserBashEventResult];
   input: [InputEvent, InputEventResult];
 }

@@ -194,6 +194,7 @@ export interface ExtensionHooks {
     previousModel: Model | undefined;
     source: "set" | "cycle" | "restore";
   }): Promise<void>;
+  thinkingLevelSelect?(event: { level: ThinkingLevel; previousLevel: ThinkingLevel }): Promise<void>;
 }
 
 /** One thread's loaded extensions. */

@@ -371,6 +371,9 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
   hooks.modelSelect = when(runner, "model_select", async (event) => {
     await runner.emit("model_select", { type: "model_select", ...event });
   });
+  hooks.thinkingLevelSelect = when(runner, "thinking_level_select", async (event) => {
+    await runner.emit("thinking_level_select", { type: "thinking_level_select", ...event });
+  });
   for (const key of Object.keys(hooks) as (keyof ExtensionHooks)[]) {
     if (hooks[key] === undefined) delete hooks[key];
   }

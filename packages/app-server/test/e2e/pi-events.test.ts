@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
-import { textReply, toolCallReply } from "@knightcode/testkit";
+import { MOCK_PROVIDERS, textReply, toolCallReply } from "@knightcode/testkit";
 import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
 
 const fixture = (name: string) => join(import.meta.dir, "fixtures", "extensions", name);
@@ -141,6 +141,33 @@ for (const target of TARGETS) {
             fromExtension: false,
           },
         ]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "thread/settings/update: model_select names the new and previous model, thinking_level_select the new and previous level, and only on a change",
+      async () => {
+        await using server = await target.start({ extensions: [fixture("pi-observers.ts")] });
+        const threadId = await startThread(server.client, server.agent.cwd);
+        const update = (params: Record<string, unknown>) =>
+          server.client.request("thread/settings/update", { threadId, ...params });
+        await update({ thinkingLevel: "high" });
+        await update({ thinkingLevel: "low" });
+        await update({ thinkingLevel: "low" });
+        await update({ model: { provider: MOCK_PROVIDERS.responses, id: MOCK_MODEL.id } });
+        const events = observed(server);
+        expect(events.slice(1)).toEqual([
+          { type: "thinking_level_select", level: "low", previousLevel: "high" },
+          {
+            type: "model_select",
+            model: `${MOCK_PROVIDERS.responses}/${MOCK_MODEL.id}`,
+            previousModel: `${MOCK_MODEL.provider}/${MOCK_MODEL.id}`,
+            source: "set",
+          },
+        ]);
+        expect(events[0]).toMatchObject({ type: "thinking_level_select", level: "high" });
+        expect(events[0]!.previousLevel).not.toBe("high");
       },
       E2E_TIMEOUT,
     );

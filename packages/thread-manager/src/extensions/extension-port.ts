@@ -165,8 +165,11 @@ export function createExtensionPort(
     thinkingLevel: () => open()?.settings.thinkingLevel ?? "off",
     setThinkingLevel: (level: ThinkingLevel) => {
       const r = need("setThinkingLevel");
+      const previousLevel = r.settings.thinkingLevel;
       r.settings.thinkingLevel = level;
       r.append({ type: "thinking_level_change", thinkingLevel: level });
+      const hook = r.extensions.hooks.thinkingLevelSelect;
+      if (hook && level !== previousLevel) void hook({ level, previousLevel }).catch(() => undefined);
     },
     ...(reload ? { reloadExtensions: () => reload(need("reload")) } : {}),
     waitForIdle: async () => {

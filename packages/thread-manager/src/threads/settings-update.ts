@@ -18,6 +18,7 @@ export async function applySettingsUpdate(
   // A settings change rereads the prompt sources (context files, SYSTEM.md) on the next turn.
   runtime.promptSources.invalidate();
   const previousModel = runtime.model;
+  const previousLevel = runtime.settings.thinkingLevel;
   let selected = false;
   try {
     const model = params.model ? await models.find(params.model) : runtime.model;
@@ -51,6 +52,14 @@ export async function applySettingsUpdate(
     if (selected && model && hook) {
       await callHook(
         () => hook({ model, previousModel, source: "set" }),
+        undefined,
+        (w) => runtime.warn(w),
+      );
+    }
+    const levelHook = runtime.extensions.hooks.thinkingLevelSelect;
+    if (params.thinkingLevel && params.thinkingLevel !== previousLevel && levelHook) {
+      await callHook(
+        () => levelHook({ level: params.thinkingLevel!, previousLevel }),
         undefined,
         (w) => runtime.warn(w),
       );
