@@ -17,6 +17,7 @@ import { type DiscoveredExtensions, discoverThreadExtensions } from "./discovery
 import { ExtensionRunner, errorText } from "./extension-runner.ts";
 import { extensionAgentTools } from "./extension-tools.ts";
 import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
+import { flagArgWarnings } from "./flag-warnings.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
@@ -127,9 +128,7 @@ export async function loadExtensionHost(
     else cache.release(entry);
   }
   // every extension has registered its flags: what is left names none of them
-  for (const problem of runner.passedFlags().problems) {
-    warnings.push({ source: "extension", message: `Extension flags: ${problem}` });
-  }
+  warnings.push(...flagArgWarnings(options.flagArgs ?? [], (name) => runner.flags.get(name)?.value.type));
   const hooks = threadHooks(runner, inputSourceOf(options.context.mode));
   const refresh = () => {
     for (const key of Object.keys(hooks)) delete (hooks as Record<string, unknown>)[key];

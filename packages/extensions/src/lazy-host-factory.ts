@@ -7,7 +7,9 @@
  * warnings), so a server without extensions never loads the runtime. `/reload` discovers
  * again, so extensions added later still load.
  */
+import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { type DiscoveredExtensions, discoverThreadExtensions, hasExtensionSources } from "./discovery.ts";
+import { flagArgWarnings } from "./flag-warnings.ts";
 import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
 import type { ExtensionRuntimeOptions } from "./host-factory.ts";
 
@@ -18,7 +20,7 @@ export function createLazyExtensionHostFactory(
   let runtime: typeof import("./host-factory.ts") | undefined;
   const load = async (options: ExtensionHostOptions): Promise<ExtensionHost> => {
     const discovered = await discoverThreadExtensions(options);
-    if (!hasExtensionSources(discovered)) return emptyExtensionHost(discovered);
+    if (!hasExtensionSources(discovered)) return emptyExtensionHost(discovered, options.flagArgs);
     runtime ??= await import("./host-factory.ts");
     const cache = runtimeOptions.cache ?? runtime.sharedCache;
     return runtime.loadExtensionHost(options, cache, runtimeOptions, discovered);
@@ -29,8 +31,14 @@ export function createLazyExtensionHostFactory(
   });
 }
 
-/** What `loadExtensionHost` gives a thread whose discovery found no entry module. */
-export function emptyExtensionHost(discovered: DiscoveredExtensions): ExtensionHost {
+/**
+ * What `loadExtensionHost` gives a thread whose discovery found no entry module; with no
+ * extension to register one, every command-line flag is a warning.
+ */
+export function emptyExtensionHost(
+  discovered: DiscoveredExtensions,
+  flagArgs: readonly ExtensionFlagArg[] = [],
+): ExtensionHost {
   const { packages, steps } = discovered;
   return {
     hooks: {},
@@ -44,7 +52,12 @@ export function emptyExtensionHost(discovered: DiscoveredExtensions): ExtensionH
       themePaths: [],
     }),
     providers: () => [],
-    warnings: [...packages.warnings, ...steps.flatMap((step) => ("warning" in step ? [step.warning] : []))],
+    flags: () => [],
+    warnings: [
+      ...packages.warnings,
+      ...steps.flatMap((step) => ("warning" in step ? [step.warning] : [])),
+      ...flagArgWarnings(flagArgs, () => undefined),
+    ],
     dispose: async () => {},
   };
 }

@@ -46,6 +46,7 @@ async function surface(host: ExtensionHost) {
     activeTools: host.activeTools?.(),
     resources: host.resources?.(),
     providers: host.providers?.() ?? [],
+    flags: host.flags?.() ?? [],
     warnings: host.warnings,
     ranCommand: await host.runCommand?.("anything", ""),
   };
@@ -54,7 +55,7 @@ async function surface(host: ExtensionHost) {
 /** A thread's empty host, both ways: from an empty runner, and without one. */
 async function bothWays(options: ExtensionHostOptions) {
   const loaded = await loadExtensionHost(options, new FactoryCache());
-  const empty = emptyExtensionHost(await discoverThreadExtensions(options));
+  const empty = emptyExtensionHost(await discoverThreadExtensions(options), options.flagArgs);
   const lazy = await createLazyExtensionHostFactory()(options);
   const result = { loaded: await surface(loaded), empty: await surface(empty), lazy: await surface(lazy) };
   await Promise.all([loaded.dispose(), empty.dispose(), lazy.dispose()]);
@@ -67,6 +68,18 @@ describe("lazy extension host factory", () => {
     expect(empty).toEqual(loaded);
     expect(lazy).toEqual(loaded);
     expect(loaded.resources).toEqual({ skillPaths: [], promptPaths: [], themePaths: [] });
+  });
+
+  test("command-line flags with no extension to take them are the same warnings without a runner", async () => {
+    const options = optionsFor(place(), { flagArgs: [{ name: "plan" }, { name: "ssh", inline: "me@host" }] });
+    const { loaded, empty, lazy } = await bothWays(options);
+    expect(empty).toEqual(loaded);
+    expect(lazy).toEqual(loaded);
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      "Extension flags: unknown option '--plan'",
+      "Extension flags: unknown option '--ssh=me@host'",
+    ]);
+    expect(loaded.flags).toEqual([]);
   });
 
   test("discovery warnings and an installed package's skills and prompts are the same without a runner", async () => {
