@@ -37,6 +37,15 @@ const BLOCKS = [
   "1. first\n2. second\n\n   continued",
   "- outer\n  - inner\n\n    inner para",
   "* star item\n+ plus item",
+  "- item with **bold** and `code`\n- second item",
+  "+ plus one\n+ plus two",
+  "* star one\n* star two",
+  "- item\nlazy continuation",
+  "- item\n  - nested item",
+  "- 1. nested ordered",
+  "- [ ] task item\n- [x] done item",
+  "1. ordered\n2. two",
+  "- item ending in two spaces  \n- next",
   "> quote line\nlazy continuation\n\n> second quote",
   ">\n> quote",
   "    indented code\n\n    more code",
@@ -114,13 +123,19 @@ describe("MarkdownBlock split rendering", () => {
     }
   });
 
-  test("cuts after prose or fenced code and blank lines, never inside a fence", () => {
+  test("cuts after prose, fenced code or a plain list and blank lines, never inside a fence", () => {
     const splitter = new MarkdownSplitter();
-    expect(splitter.cuts("One\n\nTwo\n\n- list\n\nThree\n\nFour\n")).toEqual([5, 10, 25]);
+    expect(splitter.cuts("One\n\nTwo\n\n- list\n\nThree\n\nFour\n")).toEqual([5, 10, 18, 25]);
     expect(new MarkdownSplitter().cuts("```\na\n\nText\n```\n\nAfter\n")).toEqual([17]);
     // where a list or heading ends is the lexer's to decide: neither is the last finished block
     expect(new MarkdownSplitter().cuts("# Heading\n\nText\n")).toEqual([]);
-    expect(new MarkdownSplitter().cuts("- a\n\nText\n")).toEqual([]);
+    // a list of one-line items with one bullet ends cleanly, unless an item or list follows
+    expect(new MarkdownSplitter().cuts("- a\n- b\n\nText\n")).toEqual([9]);
+    expect(new MarkdownSplitter().cuts("- a\n\n- b\n\nText\n")).toEqual([]);
+    expect(new MarkdownSplitter().cuts("- a\n\n1. b\n\nText\n")).toEqual([]);
+    expect(new MarkdownSplitter().cuts("- a\n+ b\n\nText\n")).toEqual([]);
+    expect(new MarkdownSplitter().cuts("- a\nlazy\n\nText\n")).toEqual([]);
+    expect(new MarkdownSplitter().cuts("- a\n  - nested\n\nText\n")).toEqual([]);
     expect(new MarkdownSplitter().cuts("    code\n\nText\n")).toEqual([]);
     expect(new MarkdownSplitter().cuts("  ```\na\n\nText\n  ```\n\nAfter\n")).toEqual([]);
     // reference definitions, HTML and tabs rule out cutting the whole text

@@ -4,10 +4,12 @@
  *
  * A cut is made only where rendering the parts separately and joining their lines is
  * byte-identical to rendering the whole: after a block known to end cleanly (lines of
- * plain prose, or one closed fenced code block), then blank lines, before a line that
+ * plain prose, one closed fenced code block, or a bullet list of one-line items with one
+ * bullet, which no further item or list follows), then blank lines, before a line that
  * starts at column 0; never inside fenced code. Headings (the lexer folds the blank
- * lines after one into it), lists, quotes, tables and indented code are never the block
- * before a cut: where they end, and the spacing after them, is the lexer's call. Constructs that reach across blank lines or backwards
+ * lines after one into it), other lists, quotes, tables and indented code are never the
+ * block before a cut: where they end, and the spacing after them, is the lexer's call.
+ * Constructs that reach across blank lines or backwards
  * rule out cutting the whole text: reference-link definitions (`]:` can change how
  * earlier links render), HTML (`<pre>` and friends span blank lines), tabs (the renderer
  * widens them, which can turn a line into a fence) and indented fences (one inside a
@@ -21,6 +23,10 @@ const OPENING_FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const CLOSING_FENCE = /^ {0,3}(`{3,}|~{3,}) *$/;
 /** A line of a plain paragraph: starts with a letter, holds no table cell border. */
 const PROSE_LINE = /^[A-Za-z][^|]*$/;
+/** An item of a plain bullet list on one line: bullet, one space, then text as in prose. */
+const LIST_ITEM = /^[-*+] [A-Za-z][^|]*$/;
+/** A line that would continue a list or start another one (marked could join them). */
+const LIST_START = /^([-*+]|\d{1,9}[.)])( |$)/;
 const UNSPLITTABLE = /\t|<|\]:/;
 
 /** Scans complete lines as the text grows; remembers where finished blocks end. */
@@ -37,6 +43,8 @@ export class MarkdownSplitter {
   private blockSafe = false;
   /** Whether the current block's fenced code has closed (nothing may follow it unseparated). */
   private fenceClosed = false;
+  /** The bullet of the current block when it is a list of one-line items. */
+  private listBullet: string | undefined;
   private cutOffsets: number[] = [];
 
   /** The offsets where finished blocks end (ascending); none when the text cannot be cut. */
@@ -62,6 +70,7 @@ export class MarkdownSplitter {
     this.unsplittable = false;
     this.blockSafe = false;
     this.fenceClosed = false;
+    this.listBullet = undefined;
     this.cutOffsets = [];
   }
 
@@ -85,16 +94,27 @@ export class MarkdownSplitter {
       }
     } else if (!blank) {
       const startsBlock = this.afterBlank || !this.hasContent;
-      if (this.afterBlank && this.hasContent && this.blockSafe && /^\S/.test(line)) {
+      // after a list, another item (or list) would join it, however many blank lines between
+      const listGoesOn = this.afterBlank && this.listBullet !== undefined && LIST_START.test(line);
+      if (this.afterBlank && this.hasContent && this.blockSafe && /^\S/.test(line) && !listGoesOn) {
         this.cutOffsets.push(start);
         this.hasContent = false;
       }
       const open = OPENING_FENCE.exec(line)?.[1];
       if (open) this.fence = { char: open[0] as Fence["char"], length: open.length };
-      // only a block of prose lines, or one fenced code block, is known to end cleanly
-      this.blockSafe = startsBlock
-        ? open !== undefined || PROSE_LINE.test(line)
-        : this.blockSafe && !this.fenceClosed && open === undefined && PROSE_LINE.test(line);
+      // only a block of prose lines, one fenced code block, or a list of one-line items
+      // with one bullet is known to end cleanly
+      if (listGoesOn) {
+        // a list with blank lines between its items is loose: where it ends is the lexer's call
+        this.blockSafe = false;
+      } else if (startsBlock) {
+        this.listBullet = LIST_ITEM.test(line) ? line[0] : undefined;
+        this.blockSafe = open !== undefined || PROSE_LINE.test(line) || this.listBullet !== undefined;
+      } else if (this.listBullet !== undefined) {
+        this.blockSafe = this.blockSafe && LIST_ITEM.test(line) && line[0] === this.listBullet;
+      } else {
+        this.blockSafe = this.blockSafe && !this.fenceClosed && open === undefined && PROSE_LINE.test(line);
+      }
       if (startsBlock) this.fenceClosed = false;
     }
     if (!blank) this.hasContent = true;
