@@ -56,6 +56,8 @@ export const markdownTheme: MarkdownTheme = {
  */
 const PLAIN_PROSE = /^[A-Za-z][A-Za-z0-9 ,.;'?()-]*$/;
 const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(text);
+/** A finished part that is one line and the blank lines after it (the line may be plain prose). */
+const PROSE_PART = /^([^\n]*)\n([ \n]*)$/;
 
 /**
  * Markdown, re-rendered as its text grows (the library caches per text and width).
@@ -64,8 +66,9 @@ const isPlainProse = (text: string) => PLAIN_PROSE.test(text) && !/www\./i.test(
  * growing text each time, which made a long reply's frames cost more the longer it got.
  * So the text is cut into finished blocks and a growing tail (see `MarkdownSplitter`):
  * each finished block is rendered once per width, only the tail every frame. Plain
- * prose (see `isPlainProse`) skips the lexer: it renders exactly as the library renders
- * a plain paragraph (styled, wrapped, padded to the width). Tests check both agree with
+ * prose (see `isPlainProse`), as the tail or as a finished part (a line and the blank lines
+ * after it), skips the lexer: it renders exactly as the library renders a plain paragraph
+ * (styled, wrapped, padded to the width). Tests check both agree with
  * rendering the whole text.
  *
  * A part that is one fenced code block (finished, or the tail while the block streams) is
@@ -128,8 +131,13 @@ export class MarkdownBlock implements Block {
       if (parts[i]?.text !== text) {
         parts.length = i;
         const code = parseFencedCode(text);
+        const prose = PROSE_PART.exec(text);
         if (code !== undefined) {
           parts.push({ text, lines: this.finishedCode.draw(code, width) });
+        } else if (prose !== null && isPlainProse(prose[1]!)) {
+          // the paragraph, then the blank line the lexer's space token draws
+          const paragraph = renderPlainParagraph(prose[1]!, width, this.color).map(withoutPadding);
+          parts.push({ text, lines: prose[2] === "" ? paragraph : [...paragraph, ""] });
         } else {
           const lines = this.markdown(text).render(width);
           parts.push({ text, lines: drawsNothing(lines) ? [] : lines.map(withoutPadding) });
