@@ -1,0 +1,131 @@
+/**
+ * A finished part that is a simple paragraph (bold and code spans only), perhaps under a
+ * heading, is drawn without the lexer; it must draw exactly what pi-tui's Markdown draws
+ * (less the padding), and texts it does not read exactly must be left to the library.
+ */
+import { describe, expect, test } from "bun:test";
+import { Markdown } from "@mariozechner/pi-tui";
+import { renderSimpleParagraphPart } from "../src/interactive/ui/simple-paragraph.ts";
+import { style } from "../src/interactive/ui/style.ts";
+import { markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
+
+/** A deterministic generator, so a failure names a reproducible text. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+}
+
+const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+
+/** Pieces the fast path takes. */
+const PIECES = [
+  "word",
+  "Words",
+  "x1",
+  "it's",
+  "(so)",
+  "yes?",
+  "end.",
+  "note:",
+  "semi;",
+  "a-b",
+  "**bold**",
+  "**two words**",
+  "**b2**",
+  "`code`",
+  "`snake_case.x`",
+  "(**inside**)",
+  "**bold**,",
+  "`code`.",
+];
+/** Near misses it must leave to the library. */
+const MISSES = [
+  "**a **",
+  "** a**",
+  "*em*",
+  "a*b",
+  "`a b`",
+  "``x``",
+  "**a****b**",
+  "`a``b`",
+  "http://example.com",
+  "www.example.com",
+  "a@b.co",
+  "_under_",
+  "~~struck~~",
+  "[link](x)",
+  "a\\b",
+  "&amp;",
+  "é",
+  "  ",
+];
+const STARTS = ["1. ", "- ", "> ", "(", "**Lead**", "`lead`", "# ", "12 "];
+const AFTER = ["\n", "\n\n", "\n\n", "\n\n\n", "\n \n", "\n\n  "];
+
+function line(next: () => number): string {
+  const words = Array.from({ length: 1 + Math.floor(next() * 30) }, () =>
+    next() < 0.01 ? pick(next, MISSES) : pick(next, PIECES),
+  );
+  const start = next() < 0.15 ? pick(next, STARTS) : "";
+  return `${start}${next() < 0.8 ? "W" : ""}${words.join(" ")}${next() < 0.05 ? " " : ""}`;
+}
+
+function part(next: () => number): string {
+  const heading =
+    next() < 0.4
+      ? `${"#".repeat(1 + Math.floor(next() * 6))} ${line(next)}${pick(next, ["\n", "\n\n", "\n\n\n", "\n \n"])}`
+      : "";
+  return `${heading}${line(next)}${pick(next, AFTER)}`;
+}
+
+const whole = (text: string, width: number, color: ((t: string) => string) | undefined) =>
+  new Markdown(text, 0, 0, markdownTheme, color ? { color } : undefined).render(width).map(withoutPadding);
+
+describe("simple paragraph parts", () => {
+  for (const dim of [false, true]) {
+    test(`draw what pi-tui's Markdown draws (${dim ? "dimmed" : "plain"})`, () => {
+      const next = random(dim ? 41 : 43);
+      const color = dim ? style.dim : undefined;
+      let drawnHere = 0;
+      for (let i = 0; i < 3000; i++) {
+        const text = part(next);
+        const width = 1 + Math.floor(next() * 120);
+        const lines = renderSimpleParagraphPart(text, width, markdownTheme, color);
+        if (lines === undefined) continue;
+        drawnHere++;
+        expect({ text, width, lines: lines.map(withoutPadding) }).toEqual({
+          text,
+          width,
+          lines: whole(text, width, color),
+        });
+      }
+      // the comparison really covers the fast path, headings included
+      expect(drawnHere).toBeGreaterThan(1000);
+    });
+  }
+
+  test("takes the common shapes and leaves the rest to the library", () => {
+    const takes = (text: string) =>
+      renderSimpleParagraphPart(text, 80, markdownTheme, undefined) !== undefined;
+    expect(takes("Some **bold** and `code` here.\n\n")).toBe(true);
+    expect(takes("## Section 1\n\nText with **bold**.\n\n")).toBe(true);
+    expect(takes("**Note** read this: it matters.\n\n")).toBe(true);
+    for (const text of [
+      "Text with *em*.\n\n",
+      "Text with a [link](x).\n\n",
+      "See https://example.com now.\n\n",
+      "Two\nlines\n\n",
+      "1. ordered\n\n",
+      "- item\n\n",
+      "Trailing space \n\n",
+      "Text without a blank line after",
+      "## Heading only\n\n",
+      "#Not a heading\n\n",
+    ]) {
+      expect(takes(text), JSON.stringify(text)).toBe(false);
+    }
+  });
+});
