@@ -11,7 +11,7 @@ import type { Block } from "./block.ts";
 import { FencedCodeDrawer, parseFencedCode } from "./code-block.ts";
 import { highlightCode } from "./highlight.ts";
 import { MarkdownSplitter } from "./markdown-split.ts";
-import { renderSimpleParagraphPart } from "./simple-paragraph.ts";
+import { renderSimpleListPart, renderSimpleParagraphPart } from "./simple-parts.ts";
 import { style } from "./style.ts";
 
 /** Word-wrapped text with optional left padding. */
@@ -73,7 +73,8 @@ const PROSE_PART = /^([^\n]*)\n([ \n]*)$/;
  * rendering the whole text.
  *
  * A finished part that is a one-line paragraph with only bold and code spans, perhaps under
- * a heading, is drawn by `renderSimpleParagraphPart`, also without the lexer.
+ * a heading, or a bullet list of such one-line items, is drawn by `simple-parts.ts`, also
+ * without the lexer.
  *
  * A part that is one fenced code block (finished, or the tail while the block streams) is
  * drawn by `FencedCodeDrawer`, which draws what the library draws at a fraction of the
@@ -143,7 +144,9 @@ export class MarkdownBlock implements Block {
           const paragraph = renderPlainParagraph(prose[1]!, width, this.color).map(withoutPadding);
           parts.push({ text, lines: prose[2] === "" ? paragraph : [...paragraph, ""] });
         } else {
-          const simple = renderSimpleParagraphPart(text, width, markdownTheme, this.color);
+          const simple =
+            renderSimpleParagraphPart(text, width, markdownTheme, this.color) ??
+            renderSimpleListPart(text, width, markdownTheme, this.color);
           const lines = simple ?? this.markdown(text).render(width);
           parts.push({ text, lines: drawsNothing(lines) ? [] : lines.map(withoutPadding) });
         }

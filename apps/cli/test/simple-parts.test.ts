@@ -1,11 +1,11 @@
 /**
  * A finished part that is a simple paragraph (bold and code spans only), perhaps under a
- * heading, is drawn without the lexer; it must draw exactly what pi-tui's Markdown draws
+ * heading, or a bullet list of such one-line items, is drawn without the lexer; it must draw exactly what pi-tui's Markdown draws
  * (less the padding), and texts it does not read exactly must be left to the library.
  */
 import { describe, expect, test } from "bun:test";
 import { Markdown } from "@mariozechner/pi-tui";
-import { renderSimpleParagraphPart } from "../src/interactive/ui/simple-paragraph.ts";
+import { renderSimpleListPart, renderSimpleParagraphPart } from "../src/interactive/ui/simple-parts.ts";
 import { style } from "../src/interactive/ui/style.ts";
 import { markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
 
@@ -84,7 +84,7 @@ function part(next: () => number): string {
 const whole = (text: string, width: number, color: ((t: string) => string) | undefined) =>
   new Markdown(text, 0, 0, markdownTheme, color ? { color } : undefined).render(width).map(withoutPadding);
 
-describe("simple paragraph parts", () => {
+describe("simple parts", () => {
   for (const dim of [false, true]) {
     test(`draw what pi-tui's Markdown draws (${dim ? "dimmed" : "plain"})`, () => {
       const next = random(dim ? 41 : 43);
@@ -124,6 +124,53 @@ describe("simple paragraph parts", () => {
       "Text without a blank line after",
       "## Heading only\n\n",
       "#Not a heading\n\n",
+    ]) {
+      expect(takes(text), JSON.stringify(text)).toBe(false);
+    }
+  });
+
+  function listPart(next: () => number): string {
+    const bullet = pick(next, ["-", "*", "+"]);
+    const items = Array.from({ length: 1 + Math.floor(next() * 5) }, () => {
+      // now and then another bullet, an indented item, or no space after the bullet
+      const marker = next() < 0.05 ? pick(next, ["-", "*", "+", " -", "1."]) : bullet;
+      return `${marker}${next() < 0.03 ? "" : " "}${line(next)}`;
+    });
+    return `${items.join(next() < 0.05 ? "\n\n" : "\n")}${pick(next, AFTER)}`;
+  }
+
+  for (const dim of [false, true]) {
+    test(`bullet lists draw what pi-tui's Markdown draws (${dim ? "dimmed" : "plain"})`, () => {
+      const next = random(dim ? 47 : 53);
+      const color = dim ? style.dim : undefined;
+      let drawnHere = 0;
+      for (let i = 0; i < 2000; i++) {
+        const text = listPart(next);
+        const width = 1 + Math.floor(next() * 120);
+        const lines = renderSimpleListPart(text, width, markdownTheme, color);
+        if (lines === undefined) continue;
+        drawnHere++;
+        expect({ text, width, lines: lines.map(withoutPadding) }).toEqual({
+          text,
+          width,
+          lines: whole(text, width, color),
+        });
+      }
+      expect(drawnHere).toBeGreaterThan(500);
+    });
+  }
+
+  test("takes plain bullet lists and leaves other lists to the library", () => {
+    const takes = (text: string) => renderSimpleListPart(text, 80, markdownTheme, undefined) !== undefined;
+    expect(takes("- one\n- two **bold**\n- three `x`\n\n")).toBe(true);
+    expect(takes("* star\n* star\n\n")).toBe(true);
+    for (const text of [
+      "- one\n+ two\n\n",
+      "- one\n\n- two\n\n",
+      "- one\n  - nested\n\n",
+      "1. one\n\n",
+      "- [ ] task\n\n",
+      "- 2 items\n\n",
     ]) {
       expect(takes(text), JSON.stringify(text)).toBe(false);
     }

@@ -1,7 +1,8 @@
 /**
- * The commonest finished part of a reply, drawn without marked's lexer: a one-line
+ * The commonest finished parts of a reply, drawn without marked's lexer: a one-line
  * paragraph whose only markup is `**bold**` and `` `code` `` spans, optionally under an ATX
- * heading of the same kind, then blank lines. The library lexes such a part, renders its
+ * heading of the same kind, or a tight bullet list of one-line items of that kind, then
+ * blank lines. The library lexes such a part, renders its
  * inline tokens and measures every line through its slow path; here the tokens are read
  * with one regular expression and rendered as the library renders them (same styles,
  * same style prefixes, same wrapping). A text is taken only when marked reads it exactly
@@ -23,6 +24,10 @@ const PIECE =
 const AUTOLINK = /:\/\/|www\./i;
 /** A paragraph line, or an ATX heading, then the blank lines up to the cut. */
 const PART = /^(?:(#{1,6}) ([^\n]+)\n+)?([^\n]+)\n([ \n]*)$/;
+/** Bullet items of one line each, then the blank lines up to the cut. */
+const LIST_PART = /^((?:([-*+]) [^\n]+\n)(?:\2 [^\n]+\n)*)([ \n]*)$/;
+/** How item and paragraph text may start (not as another list, a number, a quote...). */
+const TEXT_START = /^[A-Za-z*`]/;
 
 /** The inline pieces of `line`, or undefined when it is not of the simple kind. */
 function readInline(line: string): Inline[] | undefined {
@@ -85,7 +90,7 @@ export function renderSimpleParagraphPart(
   const [, hashes, headingText, paragraph, blankLines] = part;
   const paragraphPieces = readInline(paragraph!);
   // a paragraph that starts like a list item, a number (ordered list) or a quote is not one
-  if (paragraphPieces === undefined || !/^[A-Za-z*`]/.test(paragraph!)) return undefined;
+  if (paragraphPieces === undefined || !TEXT_START.test(paragraph!)) return undefined;
   const headingPieces = hashes === undefined ? [] : readInline(headingText!);
   if (headingPieces === undefined) return undefined;
   const contentWidth = Math.max(1, width);
@@ -107,5 +112,37 @@ export function renderSimpleParagraphPart(
   draw(renderInline(paragraphPieces, theme, applyText, color ? stylePrefix(color) : ""));
   // blank lines after the paragraph are the lexer's space token: one empty line
   if (blankLines !== "") lines.push("");
+  return lines;
+}
+
+/**
+ * The lines pi-tui's Markdown draws for `text` at `width` (unpadded) when the text is a
+ * simple bullet list part; undefined for any other text.
+ */
+export function renderSimpleListPart(
+  text: string,
+  width: number,
+  theme: MarkdownTheme,
+  color: Style | undefined,
+): string[] | undefined {
+  const part = LIST_PART.exec(text);
+  if (part === null) return undefined;
+  const items: Inline[][] = [];
+  for (const line of part[1]!.slice(0, -1).split("\n")) {
+    const itemText = line.slice(2);
+    const pieces = TEXT_START.test(itemText) ? readInline(itemText) : undefined;
+    if (pieces === undefined) return undefined;
+    items.push(pieces);
+  }
+  const contentWidth = Math.max(1, width);
+  const applyText: Style = color ?? ((t) => t);
+  const prefix = color ? stylePrefix(color) : "";
+  const lines: string[] = [];
+  for (const pieces of items) {
+    // the library draws every bullet as "- ", whichever the text used
+    const line = theme.listBullet("- ") + renderInline(pieces, theme, applyText, prefix);
+    for (const wrapped of wrapTextWithAnsi(line, contentWidth)) lines.push(wrapped);
+  }
+  if (part[3] !== "") lines.push("");
   return lines;
 }
