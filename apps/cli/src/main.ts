@@ -8,10 +8,7 @@ import { quietIdleTerminal } from "./quiet-idle.ts";
 if (process.argv[2] === "__sandbox-helper") await import("@knightcode/sandbox/helper");
 
 const command = parseArgs(process.argv.slice(2));
-// process.stdin is a Node stream (~8 ms of CPU to set up, which a server never needs):
-// it is asked only for the one command that can be the interactive terminal
-const maybeInteractive = command.kind === "agent" && !command.options.print;
-quietIdleTerminal(command, maybeInteractive && process.stdin.isTTY === true);
+quietIdleTerminal(command);
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||
   ((command.kind === "appServer" || command.kind === "acp") && command.sandbox === "process");

@@ -11,6 +11,7 @@
  *
  * A user who sets `BUN_GC_TIMER_DISABLE` (any value, `0` included) is left alone.
  */
+import { fstatSync } from "node:fs";
 import type { Command } from "./args.ts";
 
 /** Set beside the variable in the copy, so it knows the variable is ours to remove. */
@@ -21,13 +22,28 @@ const MARKER = "KNIGHTCODE_QUIET_IDLE";
  * already read it, and shells, tools and MCP servers this process starts must not inherit
  * a runtime setting meant for it alone. Otherwise an interactive terminal restarts itself.
  */
-export function quietIdleTerminal(command: Command, stdinIsTTY: boolean): void {
+export function quietIdleTerminal(command: Command): void {
   if (process.env[MARKER] === "1") {
     delete process.env[MARKER];
     delete process.env.BUN_GC_TIMER_DISABLE;
     return;
   }
-  if (isInteractiveTerminal(command, stdinIsTTY)) restartWithoutIdleGcTimer();
+  if (isInteractiveTerminal(command, stdinMayBeTerminal())) restartWithoutIdleGcTimer();
+}
+
+/**
+ * Whether stdin is a character device, which every terminal is. Asking
+ * `process.stdin.isTTY` (or loading `node:tty`) builds Node's stdin machinery, about
+ * 8 ms, in the process that is about to be replaced; fstat costs next to nothing. A
+ * character device that is not a terminal (`< /dev/null`) only costs a needless restart:
+ * the restarted copy asks `isTTY` itself before it picks the interactive UI.
+ */
+function stdinMayBeTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether `command` is the long-lived, mostly idle interactive terminal. */
