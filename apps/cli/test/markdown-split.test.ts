@@ -9,15 +9,7 @@ import { Markdown } from "@mariozechner/pi-tui";
 import { MarkdownSplitter } from "../src/interactive/ui/markdown-split.ts";
 import { style } from "../src/interactive/ui/style.ts";
 import { MarkdownBlock, markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
-
-/** A deterministic generator, so a failure names a reproducible text. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
+import { random } from "./support/seeded-random.ts";
 
 /** Blocks, including those that span blank lines or reach back to earlier text. */
 const BLOCKS = [

@@ -8,17 +8,7 @@ import { Markdown } from "@mariozechner/pi-tui";
 import { renderSimpleListPart, renderSimpleParagraphPart } from "../src/interactive/ui/simple-parts.ts";
 import { style } from "../src/interactive/ui/style.ts";
 import { markdownTheme, withoutPadding } from "../src/interactive/ui/text.ts";
-
-/** A deterministic generator, so a failure names a reproducible text. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
-const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+import { pick, random } from "./support/seeded-random.ts";
 
 /** Pieces the fast path takes. */
 const PIECES = [
