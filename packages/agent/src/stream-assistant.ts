@@ -10,6 +10,7 @@ import {
   emptyAssistantMessage,
   type Model,
   type StopReason,
+  waitOrAbort,
 } from "@knightcode/ai";
 import { isTransientFailure, retryDelayMs } from "./retry.ts";
 import type { AgentEvent, AgentOptions, RetryOptions, RoleMessage } from "./types.ts";
@@ -111,14 +112,7 @@ function outputRoom<M extends RoleMessage>(
 ): Promise<void> | undefined {
   const wait = options.outputReady?.();
   if (wait === undefined || signal.aborted) return undefined;
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    void wait.then(done, done);
-  });
+  return waitOrAbort(wait, signal);
 }
 
 /** Streams one assistant message, retrying transient failures; resolves with the final message. */

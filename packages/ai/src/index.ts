@@ -57,3 +57,4 @@ export type {
   UserMessage,
 } from "./types.ts";
 export { emptyAssistantMessage, emptyUsage, THINKING_LEVELS } from "./types.ts";
+export { waitOrAbort } from "./wait-or-abort.ts";

@@ -9,6 +9,7 @@
  * handed to a synchronous callback, so the cost per event is O(its length) with no promise
  * per event.
  */
+import { waitOrAbort } from "./wait-or-abort.ts";
 
 /** One dispatched event: its `event:` name (absent when none was given) and its joined `data:` lines. */
 export interface ServerSentEvent {
@@ -184,18 +185,4 @@ export async function readServerSentEvents(
     signal?.removeEventListener("abort", cancel);
     cancel();
   }
-}
-
-/** Settles with `wait`, or as soon as `signal` fires (the caller then throws its reason). */
-function waitOrAbort(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return wait;
-  if (signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    void wait.then(done, done);
-  });
 }
