@@ -46,7 +46,7 @@ export async function startMockModelServer(): Promise<MockModelServer> {
   const queue: MockResponder[] = [];
   let fallback: MockResponder | undefined;
   const log = createRequestLog("mock");
-  const { requests, record } = log;
+  const { requests } = log;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -55,28 +55,8 @@ export async function startMockModelServer(): Promise<MockModelServer> {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      const rawBody = await req.text();
-      let body: unknown;
-      try {
-        body = rawBody ? JSON.parse(rawBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const headers: Record<string, string> = {};
-      req.headers.forEach((value, key) => {
-        headers[key.toLowerCase()] = value;
-      });
       const format = wireFormatOf(url.pathname);
-      const recorded: RecordedRequest = {
-        index: requests.length,
-        method: req.method,
-        path: url.pathname,
-        format,
-        headers,
-        body,
-        rawBody,
-      };
-      record(recorded);
+      const recorded = await log.receive(req, url.pathname, format);
 
       const responder = queue.shift() ?? fallback;
       if (format === "unknown" || req.method !== "POST") {

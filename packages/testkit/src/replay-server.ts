@@ -106,27 +106,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
     idleTimeout: 0,
     async fetch(req) {
       const url = new URL(req.url);
-      const rawBody = await req.text();
-      let body: unknown;
-      try {
-        body = rawBody ? JSON.parse(rawBody) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const headers: Record<string, string> = {};
-      req.headers.forEach((value, key) => {
-        headers[key.toLowerCase()] = value;
-      });
-      const recorded: RecordedRequest = {
-        index: requests.length,
-        method: req.method,
-        path: url.pathname,
-        format: wireFormatOf(url.pathname),
-        headers,
-        body,
-        rawBody,
-      };
-      log.record(recorded);
+      const recorded = await log.receive(req, url.pathname, wireFormatOf(url.pathname));
       const exchange = queue.shift();
       if (!exchange) {
         return jsonResponse(500, {

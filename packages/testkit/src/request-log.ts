@@ -7,8 +7,11 @@ import type { RecordedRequest } from "./script.ts";
 
 export interface RequestLog {
   readonly requests: RecordedRequest[];
-  /** Appends a request and wakes whoever waits for its index. */
-  record(request: RecordedRequest): void;
+  /**
+   * Reads `req` (the body parsed when it is JSON, header names lower-cased), appends it
+   * as the next request and wakes whoever waits for its index.
+   */
+  receive(req: Request, path: string, format: RecordedRequest["format"]): Promise<RecordedRequest>;
   /** Resolves with request `index` once it has arrived; rejects after `timeoutMs`. */
   waitFor(index: number, timeoutMs: number): Promise<RecordedRequest>;
 }
@@ -19,12 +22,33 @@ export function createRequestLog(label: string): RequestLog {
   const waiters: { index: number; resolve: (request: RecordedRequest) => void }[] = [];
   return {
     requests,
-    record(request) {
+    async receive(req, path, format) {
+      const rawBody = await req.text();
+      let body: unknown;
+      try {
+        body = rawBody ? JSON.parse(rawBody) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const headers: Record<string, string> = {};
+      req.headers.forEach((value, key) => {
+        headers[key.toLowerCase()] = value;
+      });
+      const request: RecordedRequest = {
+        index: requests.length,
+        method: req.method,
+        path,
+        format,
+        headers,
+        body,
+        rawBody,
+      };
       requests.push(request);
       for (const waiter of waiters.filter((w) => w.index === request.index)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve(request);
       }
+      return request;
     },
     waitFor(index, timeoutMs) {
       const existing = requests[index];
