@@ -108,6 +108,22 @@ describe("scripts/install.sh", () => {
 describe("the installed knightcode", () => {
   const binary = () => join(prefix, "bin", "knightcode");
 
+  /** The installed binary's `app-server` on pipes in `cwd`, connected and initialized as `clientName`. */
+  async function startInstalledServer(
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+    clientName: string,
+  ) {
+    const child = Bun.spawn([binary(), ...args], { cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const client = new AppServerClient(
+      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+    );
+    await client.connect();
+    const init = await client.initialize({ clientInfo: { name: clientName } });
+    return { child, client, init };
+  }
+
   test("--version prints the version from apps/cli/package.json", async () => {
     const child = Bun.spawn([binary(), "--version"], { cwd: scratch, stdout: "pipe", stderr: "pipe" });
     const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
@@ -178,18 +194,12 @@ describe("the installed knightcode", () => {
     const cwd = join(home, "project");
     mkdirSync(cwd);
     writeFileSync(join(cwd, "notes.txt"), "a file for the demo model to list\n");
-    const child = Bun.spawn([binary(), "app-server", ...flags], {
+    const { child, client, init } = await startInstalledServer(
+      ["app-server", ...flags],
       cwd,
-      env: userEnv(home),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const client = new AppServerClient(
-      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+      userEnv(home),
+      "install-test",
     );
-    await client.connect();
-    const init = await client.initialize({ clientInfo: { name: "install-test" } });
     const { thread } = await client.request("thread/start", { cwd, approvalMode: "fullAccess" });
     let reply = "";
     const tools: { name: string; status: string; output?: string }[] = [];
@@ -253,18 +263,7 @@ describe("the installed knightcode", () => {
     writeFileSync(join(cwd, "bunfig.toml"), '[run]\npreload = ["./preload.ts"]\n');
     writeFileSync(join(cwd, "preload.ts"), 'process.stderr.write("PRELOADED\\n");\n');
     const modelOf = async (env: Record<string, string>) => {
-      const child = Bun.spawn([binary(), "app-server"], {
-        cwd,
-        env,
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const client = new AppServerClient(
-        new StreamTransport({ readable: child.stdout, writable: child.stdin }),
-      );
-      await client.connect();
-      await client.initialize({ clientInfo: { name: "dotenv-test" } });
+      const { child, client } = await startInstalledServer(["app-server"], cwd, env, "dotenv-test");
       const { thread } = await client.request("thread/start", { cwd });
       child.stdin.end();
       const stderr = await new Response(child.stderr).text();
@@ -283,18 +282,12 @@ describe("the installed knightcode", () => {
     mkdirSync(cwd);
     mkdirSync(join(home, ".knightcode", "agent"), { recursive: true });
     writeFileSync(join(home, ".knightcode", "agent", "settings.json"), '{\n  "a": 1,\n  "b": ,\n}\n');
-    const child = Bun.spawn([binary(), "app-server"], {
+    const { child, client } = await startInstalledServer(
+      ["app-server"],
       cwd,
-      env: userEnv(home),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const client = new AppServerClient(
-      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+      userEnv(home),
+      "malformed-settings-test",
     );
-    await client.connect();
-    await client.initialize({ clientInfo: { name: "malformed-settings-test" } });
     const read = await client.request("config/read", { cwd });
     child.stdin.end();
     await child.exited;
@@ -346,18 +339,12 @@ describe("the installed knightcode", () => {
         "",
       ].join("\n"),
     );
-    const child = Bun.spawn([binary(), "app-server", "-e", join(ext, "probe.ts")], {
+    const { child, client } = await startInstalledServer(
+      ["app-server", "-e", join(ext, "probe.ts")],
       cwd,
-      env: userEnv(home),
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const client = new AppServerClient(
-      new StreamTransport({ readable: child.stdout, writable: child.stdin }),
+      userEnv(home),
+      "extension-test",
     );
-    await client.connect();
-    await client.initialize({ clientInfo: { name: "extension-test" } });
     const { thread, warnings } = await client.request("thread/start", { cwd });
     expect(warnings).toEqual([]);
     const { commands } = await client.request("command/list", { threadId: thread.id });

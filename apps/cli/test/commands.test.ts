@@ -17,6 +17,13 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
     throw new Error(`git ${args.join(" ")}: ${await new Response(child.stderr).text()}`);
 }
 
+/** A new repository in `cwd` with everything there (bar what it ignores) in one commit. */
+async function commitEverything(cwd: string): Promise<void> {
+  await git(cwd, "init", "-q");
+  await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".");
+  await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init");
+}
+
 describe("built-in commands in the terminal", () => {
   test("/mcp lists the thread's MCP servers from mcpServer/list: state, origin, tools, and why one failed", async () => {
     await using env = await mockedAgent();
@@ -140,9 +147,7 @@ describe("built-in commands in the terminal", () => {
     await using env = await mockedAgent();
     const cwd = env.agent.cwd;
     writeFileSync(join(cwd, "kept.txt"), "original\n");
-    await git(cwd, "init", "-q");
-    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".");
-    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init");
+    await commitEverything(cwd);
     writeFileSync(join(cwd, "draft.txt"), "uncommitted draft\n");
     env.mock.enqueue(
       toolCallReply(
@@ -179,9 +184,7 @@ describe("built-in commands in the terminal", () => {
     mkdirSync(join(cwd, "node_modules", "dep"), { recursive: true });
     const dependency = "module.exports = 'never checkpointed';\n";
     writeFileSync(join(cwd, "node_modules", "dep", "index.js"), dependency);
-    await git(cwd, "init", "-q");
-    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "add", ".");
-    await git(cwd, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init");
+    await commitEverything(cwd);
     env.mock.enqueue(
       toolCallReply(
         {
