@@ -8,9 +8,11 @@ import {
   AppServerClient,
   classifyMessage,
   type InitializeParams,
+  type ItemToolCallRequestApprovalResult,
   type Message,
   StreamTransport,
   type Transport,
+  type TurnCompletedNotification,
 } from "@knightcode/app-server-protocol";
 import {
   MOCK_MODEL_ID,
@@ -20,6 +22,8 @@ import {
   startMockModelServer,
   type TempAgentDir,
   tempAgentDir,
+  textReply,
+  toolCallReply,
 } from "@knightcode/testkit";
 import { createServerHost } from "../../src/host.ts";
 import { createInProcessClient } from "../../src/in-process-client.ts";
@@ -353,6 +357,37 @@ export async function errorCode(promise: Promise<unknown>): Promise<string> {
     return String((error as { code?: unknown }).code);
   }
   throw new Error("expected the request to fail");
+}
+
+/**
+ * Starts a turn whose bash call waits for approval; resolves once the approval was asked,
+ * with the running turn's ID, a way to answer it, and the turn's completion.
+ */
+export async function turnHeldAtApproval(server: E2EServer, threadId: string) {
+  server.mock.enqueue(
+    toolCallReply({ name: "bash", arguments: { command: "echo held" } }),
+    textReply("done"),
+  );
+  const asked = Promise.withResolvers<void>();
+  const answer = Promise.withResolvers<ItemToolCallRequestApprovalResult>();
+  server.client.onRequest("item/toolCall/requestApproval", () => {
+    asked.resolve();
+    return answer.promise;
+  });
+  const started = nextNotification<{ threadId: string; turn: { id: string } }>(
+    server.client,
+    "turn/started",
+    (p) => p.threadId === threadId,
+  );
+  const completed = nextNotification<TurnCompletedNotification>(
+    server.client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+  await server.client.request("turn/start", { threadId, text: "run it" });
+  const turnId = (await started).turn.id;
+  await asked.promise;
+  return { turnId, answer: answer.resolve, completed };
 }
 
 /** Per-test timeout: a child process start on a busy 2-core machine can take seconds. */

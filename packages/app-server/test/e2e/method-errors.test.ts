@@ -7,14 +7,16 @@
 import { describe, expect, test } from "bun:test";
 import { linkSync, mkdirSync, renameSync, rmSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type {
-  AppServerClient,
-  ClientRequestMethod,
-  ItemToolCallRequestApprovalResult,
-  TurnCompletedNotification,
-} from "@knightcode/app-server-protocol";
-import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, type E2EServer, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import type { AppServerClient, ClientRequestMethod } from "@knightcode/app-server-protocol";
+import {
+  E2E_TIMEOUT,
+  type E2EServer,
+  errorCode,
+  MOCK_MODEL,
+  nextNotification,
+  TARGETS,
+  turnHeldAtApproval,
+} from "./harness.ts";
 import { failingFd, holdingFd } from "./holding-fd.ts";
 import { MALFORMED, WELL_FORMED } from "./method-tables.ts";
 
@@ -54,37 +56,6 @@ async function transcriptPath(client: AppServerClient, threadId: string): Promis
   const path = (await client.request("thread/read", { threadId })).thread.path;
   if (path === undefined) throw new Error(`thread ${threadId} has no path`);
   return path;
-}
-
-/**
- * Starts a turn whose bash call waits for approval; resolves once the approval was asked,
- * with the running turn's ID, a way to answer it, and the turn's completion.
- */
-async function turnHeldAtApproval(server: E2EServer, threadId: string) {
-  server.mock.enqueue(
-    toolCallReply({ name: "bash", arguments: { command: "echo held" } }),
-    textReply("done"),
-  );
-  const asked = Promise.withResolvers<void>();
-  const answer = Promise.withResolvers<ItemToolCallRequestApprovalResult>();
-  server.client.onRequest("item/toolCall/requestApproval", () => {
-    asked.resolve();
-    return answer.promise;
-  });
-  const started = nextNotification<{ threadId: string; turn: { id: string } }>(
-    server.client,
-    "turn/started",
-    (p) => p.threadId === threadId,
-  );
-  const completed = nextNotification<TurnCompletedNotification>(
-    server.client,
-    "turn/completed",
-    (p) => p.threadId === threadId,
-  );
-  await server.client.request("turn/start", { threadId, text: "run it" });
-  const turnId = (await started).turn.id;
-  await asked.promise;
-  return { turnId, answer: answer.resolve, completed };
 }
 
 /** Runs a child bun process that owns `path` through the session store until released. */

@@ -4,8 +4,16 @@
  * only the new branch; both branches stay in the tree.
  */
 import { describe, expect, test } from "bun:test";
-import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, type E2EServer, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { textReply } from "@knightcode/testkit";
+import {
+  E2E_TIMEOUT,
+  type E2EServer,
+  errorCode,
+  MOCK_MODEL,
+  nextNotification,
+  TARGETS,
+  turnHeldAtApproval,
+} from "./harness.ts";
 
 async function turn(server: E2EServer, threadId: string, text: string): Promise<void> {
   const completed = nextNotification<{ threadId: string }>(
@@ -161,24 +169,12 @@ for (const target of TARGETS) {
             client.request("thread/tree/navigate", { threadId: thread.id, entryId: "no-such-entry" }),
           ),
         ).toBe("invalidParams");
-        server.mock.enqueue(
-          toolCallReply({ name: "bash", arguments: { command: "echo x" } }),
-          textReply("done"),
-        );
-        const asked = Promise.withResolvers<void>();
-        const answer = Promise.withResolvers<{ decision: "decline" }>();
-        client.onRequest("item/toolCall/requestApproval", () => {
-          asked.resolve();
-          return answer.promise;
-        });
-        const completed = nextNotification(client, "turn/completed");
-        await client.request("turn/start", { threadId: thread.id, text: "run" });
-        await asked.promise;
+        const held = await turnHeldAtApproval(server, thread.id);
         expect(
           await errorCode(client.request("thread/tree/navigate", { threadId: thread.id, entryId: null })),
         ).toBe("turnInProgress");
-        answer.resolve({ decision: "decline" });
-        await completed;
+        held.answer({ decision: "decline" });
+        await held.completed;
       },
       E2E_TIMEOUT,
     );

@@ -4,8 +4,15 @@
  * message that the next model request carries (unless `excludeFromContext`).
  */
 import { describe, expect, test } from "bun:test";
-import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { textReply } from "@knightcode/testkit";
+import {
+  E2E_TIMEOUT,
+  errorCode,
+  MOCK_MODEL,
+  nextNotification,
+  TARGETS,
+  turnHeldAtApproval,
+} from "./harness.ts";
 
 for (const target of TARGETS) {
   describe(`[${target.name}] thread/shell/run`, () => {
@@ -78,24 +85,12 @@ for (const target of TARGETS) {
           model: MOCK_MODEL,
           approvalMode: "ask",
         });
-        server.mock.enqueue(
-          toolCallReply({ name: "bash", arguments: { command: "echo x" } }),
-          textReply("done"),
-        );
-        const asked = Promise.withResolvers<void>();
-        const answer = Promise.withResolvers<{ decision: "decline" }>();
-        client.onRequest("item/toolCall/requestApproval", () => {
-          asked.resolve();
-          return answer.promise;
-        });
-        const completed = nextNotification(client, "turn/completed");
-        await client.request("turn/start", { threadId: thread.id, text: "run" });
-        await asked.promise;
+        const held = await turnHeldAtApproval(server, thread.id);
         expect(
           await errorCode(client.request("thread/shell/run", { threadId: thread.id, command: "true" })),
         ).toBe("turnInProgress");
-        answer.resolve({ decision: "decline" });
-        await completed;
+        held.answer({ decision: "decline" });
+        await held.completed;
       },
       E2E_TIMEOUT,
     );
