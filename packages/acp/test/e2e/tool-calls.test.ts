@@ -1,10 +1,21 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { PermissionOptionKind, RequestPermissionRequest } from "@agentclientprotocol/sdk";
 import { textReply, toolCallReply } from "@knightcode/testkit";
 import { acpWorld, startAcp } from "../support/acp-child.ts";
 
 const TIMEOUT = 60_000;
+
+/** A permission answer that selects the offered option of `kind`. */
+function selectOption(kind: PermissionOptionKind) {
+  return (request: RequestPermissionRequest) => ({
+    outcome: {
+      outcome: "selected" as const,
+      optionId: request.options.find((o) => o.kind === kind)!.optionId,
+    },
+  });
+}
 
 describe("knightcode acp: tool calls and permissions", () => {
   test(
@@ -94,12 +105,7 @@ describe("knightcode acp: tool calls and permissions", () => {
     async () => {
       await using world = await acpWorld();
       await using acp = await startAcp(world);
-      acp.onPermission((request) => ({
-        outcome: {
-          outcome: "selected",
-          optionId: request.options.find((o) => o.kind === "reject_once")!.optionId,
-        },
-      }));
+      acp.onPermission(selectOption("reject_once"));
       const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
       world.mock.enqueue(
         toolCallReply({ id: "call-w", name: "write", arguments: { path: "nope.txt", content: "x" } }),
@@ -122,12 +128,7 @@ describe("knightcode acp: tool calls and permissions", () => {
     async () => {
       await using world = await acpWorld();
       await using acp = await startAcp(world);
-      acp.onPermission((request) => ({
-        outcome: {
-          outcome: "selected",
-          optionId: request.options.find((o) => o.kind === "reject_once")!.optionId,
-        },
-      }));
+      acp.onPermission(selectOption("reject_once"));
       const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
       world.mock.enqueue(
         toolCallReply({ id: "call-b", name: "bash", arguments: { command: "touch ran.txt" } }),
