@@ -74,24 +74,38 @@ function part(next: () => number): string {
 const whole = (text: string, width: number, color: ((t: string) => string) | undefined) =>
   new Markdown(text, 0, 0, markdownTheme, color ? { color } : undefined).render(width).map(withoutPadding);
 
+/**
+ * Draws `count` generated texts at random widths with `render` and expects each one the
+ * fast path takes to match the library line for line; returns how many it took.
+ */
+function compareWithLibrary(
+  next: () => number,
+  count: number,
+  generate: (next: () => number) => string,
+  render: typeof renderSimpleParagraphPart,
+  dim: boolean,
+): number {
+  const color = dim ? style.dim : undefined;
+  let drawnHere = 0;
+  for (let i = 0; i < count; i++) {
+    const text = generate(next);
+    const width = 1 + Math.floor(next() * 120);
+    const lines = render(text, width, markdownTheme, color);
+    if (lines === undefined) continue;
+    drawnHere++;
+    expect({ text, width, lines: lines.map(withoutPadding) }).toEqual({
+      text,
+      width,
+      lines: whole(text, width, color),
+    });
+  }
+  return drawnHere;
+}
+
 describe("simple parts", () => {
   for (const dim of [false, true]) {
     test(`draw what pi-tui's Markdown draws (${dim ? "dimmed" : "plain"})`, () => {
-      const next = random(dim ? 41 : 43);
-      const color = dim ? style.dim : undefined;
-      let drawnHere = 0;
-      for (let i = 0; i < 3000; i++) {
-        const text = part(next);
-        const width = 1 + Math.floor(next() * 120);
-        const lines = renderSimpleParagraphPart(text, width, markdownTheme, color);
-        if (lines === undefined) continue;
-        drawnHere++;
-        expect({ text, width, lines: lines.map(withoutPadding) }).toEqual({
-          text,
-          width,
-          lines: whole(text, width, color),
-        });
-      }
+      const drawnHere = compareWithLibrary(random(dim ? 41 : 43), 3000, part, renderSimpleParagraphPart, dim);
       // the comparison really covers the fast path, headings included
       expect(drawnHere).toBeGreaterThan(1000);
     });
@@ -131,21 +145,7 @@ describe("simple parts", () => {
 
   for (const dim of [false, true]) {
     test(`bullet lists draw what pi-tui's Markdown draws (${dim ? "dimmed" : "plain"})`, () => {
-      const next = random(dim ? 47 : 53);
-      const color = dim ? style.dim : undefined;
-      let drawnHere = 0;
-      for (let i = 0; i < 2000; i++) {
-        const text = listPart(next);
-        const width = 1 + Math.floor(next() * 120);
-        const lines = renderSimpleListPart(text, width, markdownTheme, color);
-        if (lines === undefined) continue;
-        drawnHere++;
-        expect({ text, width, lines: lines.map(withoutPadding) }).toEqual({
-          text,
-          width,
-          lines: whole(text, width, color),
-        });
-      }
+      const drawnHere = compareWithLibrary(random(dim ? 47 : 53), 2000, listPart, renderSimpleListPart, dim);
       expect(drawnHere).toBeGreaterThan(500);
     });
   }
