@@ -17,6 +17,7 @@ import {
   TransportClosedError,
   validateRequestParams,
 } from "@knightcode/app-server-protocol";
+import { logLine } from "./stderr-log.ts";
 
 /**
  * A result with something to send right after it on the same connection (in order,
@@ -251,7 +252,7 @@ export class Connection {
     } else if (kind === "unparseable") {
       this.sendResponse({ id: null, error: new AppServerError("parseError", error.message).toWire() });
     } else {
-      process.stderr.write(`knightcode: connection ${this.id}: ${error.message}\n`);
+      logLine(`knightcode: connection ${this.id}: ${error.message}\n`);
     }
   }
 
@@ -286,7 +287,7 @@ export class Connection {
     this.transport.send(message).catch((error: unknown) => {
       if (this.state === "closed" || error instanceof TransportClosedError) return;
       const id = (message as { id?: RequestId | null }).id ?? null;
-      process.stderr.write(`knightcode: could not send the response to ${String(id)}: ${String(error)}\n`);
+      logLine(`knightcode: could not send the response to ${String(id)}: ${String(error)}\n`);
       if (!("result" in message)) return;
       this.send({ id, error: new AppServerError("internal", "the result could not be serialized").toWire() });
     });
@@ -295,8 +296,7 @@ export class Connection {
   private send(message: Message): void {
     if (this.state === "closed") return;
     this.transport.send(message).catch((error: unknown) => {
-      if (this.state !== "closed")
-        process.stderr.write(`knightcode: send failed on ${this.id}: ${String(error)}\n`);
+      if (this.state !== "closed") logLine(`knightcode: send failed on ${this.id}: ${String(error)}\n`);
     });
   }
 
@@ -327,7 +327,7 @@ export function toAppServerError(error: unknown): AppServerError {
     if (typeof code === "string" && WIRE_CODES.has(code)) {
       return new AppServerError(code, error.message, (error as { data?: unknown }).data);
     }
-    process.stderr.write(`knightcode: internal error: ${error.stack ?? error.message}\n`);
+    logLine(`knightcode: internal error: ${error.stack ?? error.message}\n`);
     return new AppServerError("internal", error.message);
   }
   return new AppServerError("internal", String(error));

@@ -9,6 +9,7 @@ import type {
   ThreadManagerDiagnostics,
   ThreadManagerEvent,
 } from "@knightcode/thread-manager";
+import { logLine } from "./stderr-log.ts";
 
 /** Wraps `load()` (started at once) in the ThreadManager contract. */
 export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): ThreadManagerApi {
@@ -27,7 +28,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
   });
   // a failed load surfaces on each request that needs the manager
   ready.catch((error: unknown) => {
-    process.stderr.write(`knightcode: loading the thread manager failed: ${String(error)}\n`);
+    logLine(`knightcode: loading the thread manager failed: ${String(error)}\n`);
   });
 
   const call =

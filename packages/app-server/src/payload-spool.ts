@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PAYLOAD_CHUNK_BYTES } from "@knightcode/app-server-protocol";
 import { writePieces } from "@knightcode/session-store";
+import { logLine } from "./stderr-log.ts";
 
 /** Chunk size before base64 encoding, per the spec's limits. */
 export { PAYLOAD_CHUNK_BYTES };
@@ -98,7 +99,7 @@ export function createPayloadSpool(options: PayloadSpoolOptions = {}): PayloadSp
     try {
       unlinkSync(entry.file);
     } catch (error) {
-      process.stderr.write(`knightcode: could not remove spool file ${entry.file}: ${String(error)}\n`);
+      logLine(`knightcode: could not remove spool file ${entry.file}: ${String(error)}\n`);
     }
   }
 

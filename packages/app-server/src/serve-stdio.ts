@@ -6,6 +6,7 @@
 import { Console } from "node:console";
 import { processStdin, processStdout } from "./process-stdio.ts";
 import { type AppServerOptions, createAppServer, SHUTDOWN_ANSWER_MS } from "./server.ts";
+import { logLine } from "./stderr-log.ts";
 import { type ByteSink, type ByteSource, StdioServerTransport } from "./stdio-transport.ts";
 
 /** Shutdown ends the process this long after it began, drained or not. */
@@ -86,9 +87,9 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
   const stop = (why: string): void => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`knightcode app-server: shutting down (${why})\n`);
+    logLine(`knightcode app-server: shutting down (${why})\n`);
     const hardExit = setTimeout(() => {
-      process.stderr.write("knightcode app-server: hard exit after 10 s\n");
+      logLine("knightcode app-server: hard exit after 10 s\n");
       exit(0);
       finish();
     }, hardExitMs);
@@ -97,7 +98,7 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
         await server.shutdown();
         await options.onShutdown?.();
       } catch (error) {
-        process.stderr.write(`knightcode app-server: shutdown failed: ${String(error)}\n`);
+        logLine(`knightcode app-server: shutdown failed: ${String(error)}\n`);
       }
       // the last second is for output; a client that stopped reading meets the hard exit
       await transport.drained();

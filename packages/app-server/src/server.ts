@@ -20,6 +20,7 @@ import { createIdleCollector, type IdleCollectorOptions } from "./idle-collector
 import { LargeValues } from "./large-values.ts";
 import { createPayloadSpool, type PayloadSpoolOptions } from "./payload-spool.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
+import { logLine } from "./stderr-log.ts";
 
 /** After this long, unfinished accepted requests are answered `shuttingDown`. */
 export const SHUTDOWN_ANSWER_MS = 9_000;
@@ -249,7 +250,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       timer = setTimeout(() => resolve("late"), answerMs);
     });
     const unloaded = threads.closeAll().catch((error: unknown) => {
-      process.stderr.write(`knightcode: unloading threads failed: ${String(error)}\n`);
+      logLine(`knightcode: unloading threads failed: ${String(error)}\n`);
     });
     const outcome = await Promise.race([
       Promise.all([unloaded, ...all.map((c) => c.settled())]).then(() => "done" as const),

@@ -20,6 +20,7 @@ import {
   type Transport,
   TransportClosedError,
 } from "@knightcode/app-server-protocol";
+import { logLine } from "./stderr-log.ts";
 
 /** Unread output, in bytes, at which the connection is aborted. */
 export { MAX_PENDING_OUTPUT_BYTES };
@@ -251,7 +252,7 @@ export class StdioServerTransport implements Transport {
     try {
       this.options.output.end?.();
     } catch (error) {
-      process.stderr.write(`knightcode: closing output failed: ${String(error)}\n`);
+      logLine(`knightcode: closing output failed: ${String(error)}\n`);
     }
     this.onclose?.();
   }
