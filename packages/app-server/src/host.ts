@@ -106,6 +106,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     available: (model: Model) => registry.isAvailable(model),
     // extension providers join the listing once a thread has loaded them
     registerProvider: (config: ProviderConfig) => registry.registerProvider(config),
+    unregisterProvider: (name: string) => registry.unregisterProvider(name),
   };
   const threads = createThreadManager({
     agentDir,

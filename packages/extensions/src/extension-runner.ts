@@ -103,6 +103,8 @@ export class ExtensionRunner {
   stale = false;
   /** Called when handlers or registrations change after load (the host rebuilds its hooks). */
   onChange: (() => void) | undefined;
+  /** Called when a provider is registered or withdrawn (pi: after load that takes effect at once). */
+  onProvidersChanged: (() => void) | undefined;
   /** `handlersOf` per event; cleared whenever a handler or an extension comes or goes. */
   private readonly handlerLists = new Map<
     ExtensionEventName,
@@ -362,11 +364,15 @@ export class ExtensionRunner {
       },
       registerProvider: (name, config) => {
         guard();
+        const before = this.providers.get(name);
         this.register(this.providers, "Provider", name, path, config);
+        if (this.providers.get(name) !== before) this.onProvidersChanged?.();
       },
       unregisterProvider: (name) => {
         guard();
-        if (this.providers.get(name)?.path === path) this.providers.delete(name);
+        if (this.providers.get(name)?.path !== path) return;
+        this.providers.delete(name);
+        this.onProvidersChanged?.();
       },
       sendMessage: (message, options = {}) =>
         host((port) =>

@@ -280,6 +280,11 @@ export interface ExtensionThreadPort {
   waitForIdle(): Promise<void>;
   /** Reloads this thread's extensions (`/reload`). */
   reloadExtensions?(): Promise<void>;
+  /**
+   * The host's `providers()` changed after load: pi's `registerProvider` and
+   * `unregisterProvider` from a command or hook take effect at once, without `/reload`.
+   */
+  providersChanged?(): void;
 }
 
 /**

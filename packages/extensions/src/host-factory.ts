@@ -137,13 +137,31 @@ export async function loadExtensionHost(
   runner.onChange = refresh;
   await runner.emit("session_start", { type: "session_start", reason: options.reason ?? "startup" });
   const discovered = await discoverExtensionResources(runner, options);
-  // checked while loading, so a refused provider is a load warning
-  const providers: RegistryProviderConfig[] = [];
-  for (const [name, entry] of runner.providers) {
-    const checked = registryProvider(name, entry.value);
-    if ("config" in checked) providers.push(checked.config);
-    else runner.warnFor(entry.path, `${checked.error}; the provider is not registered (${entry.path})`);
-  }
+  // Checked while loading, so a refused provider is a load warning; after load (a setup
+  // command, pi's registerProvider/unregisterProvider) each change is checked once, its
+  // refusal goes to subscribers, and the thread is told to register the new list.
+  const checked = new Map<object, RegistryProviderConfig | undefined>();
+  const checkProviders = (): RegistryProviderConfig[] => {
+    const list: RegistryProviderConfig[] = [];
+    for (const [name, entry] of runner.providers) {
+      if (!checked.has(entry)) {
+        const result = registryProvider(name, entry.value);
+        if ("config" in result) checked.set(entry, result.config);
+        else {
+          checked.set(entry, undefined);
+          runner.warnFor(entry.path, `${result.error}; the provider is not registered (${entry.path})`);
+        }
+      }
+      const config = checked.get(entry);
+      if (config !== undefined) list.push(config);
+    }
+    return list;
+  };
+  let providers = checkProviders();
+  runner.onProvidersChanged = () => {
+    providers = checkProviders();
+    options.thread?.providersChanged?.();
+  };
   loading = false;
   let disposed = false;
   const host: LoadedExtensionHost = {

@@ -54,6 +54,7 @@ export function createExtensionPort(
   models: ModelSource,
   actions: ExtensionTurnActions | undefined,
   reload?: (runtime: ThreadRuntime) => Promise<void>,
+  providersChanged?: (runtime: ThreadRuntime) => void,
 ): BoundExtensionPort {
   let runtime: ThreadRuntime | undefined;
   const open = (): ThreadRuntime | undefined => {
@@ -172,6 +173,11 @@ export function createExtensionPort(
       if (hook && level !== previousLevel) void hook({ level, previousLevel }).catch(() => undefined);
     },
     ...(reload ? { reloadExtensions: () => reload(need("reload")) } : {}),
+    // before the runtime is attached the thread registers the host's providers itself
+    providersChanged: () => {
+      const r = runtime?.closed === false ? runtime : undefined;
+      if (r && providersChanged) providersChanged(r);
+    },
     waitForIdle: async () => {
       const r = open();
       while (r?.running) await r.running.done;

@@ -20,6 +20,8 @@ export interface ModelSource {
    * then on. Absent: the source cannot take extension providers.
    */
   registerProvider?(config: ProviderConfig): void;
+  /** Withdraws a provider an extension registered (built-in models it overrode come back). */
+  unregisterProvider?(name: string): void;
 }
 
 /** A source over a fixed list, with literal keys per provider. */
@@ -50,6 +52,7 @@ export function registryModelSource(agentDir: string, env: Record<string, string
     getApiKey: (model) => registry.getApiKey(model),
     available: (model) => registry.isAvailable(model),
     registerProvider: (config) => registry.registerProvider(config),
+    unregisterProvider: (name) => registry.unregisterProvider(name),
   };
 }
 

@@ -182,7 +182,7 @@ export class ThreadRegistry {
       throw error;
     }
     port?.attach(runtime);
-    this.registerProviders(extensions);
+    this.registerProviders(runtime, extensions);
     runtime.projectSettings = project.settings;
     runtime.trusted = project.trusted;
     runtime.projectDir = project.projectDir;
@@ -240,8 +240,12 @@ export class ThreadRegistry {
     toolOperations: ToolOperations | undefined,
   ): Promise<{ extensions: ExtensionHost; port: BoundExtensionPort | undefined }> {
     const port = this.options.models
-      ? createExtensionPort(session, this.options.models, this.options.extensionActions, (runtime) =>
-          this.reloadExtensions(runtime),
+      ? createExtensionPort(
+          session,
+          this.options.models,
+          this.options.extensionActions,
+          (runtime) => this.reloadExtensions(runtime),
+          (runtime) => this.registerProviders(runtime, runtime.extensions),
         )
       : undefined;
     const dialogHost: DialogUIHost = {
@@ -271,8 +275,18 @@ export class ThreadRegistry {
     return { extensions, port };
   }
 
-  private registerProviders(extensions: ExtensionHost): void {
-    for (const provider of extensions.providers?.() ?? []) this.options.models?.registerProvider?.(provider);
+  /**
+   * Registers the host's providers with the shared model source and withdraws those this
+   * thread registered before that the host no longer has (`unregisterProvider`, or gone
+   * after `/reload`).
+   */
+  private registerProviders(runtime: ThreadRuntime, extensions: ExtensionHost): void {
+    const models = this.options.models;
+    const current = extensions.providers?.() ?? [];
+    const names = new Set(current.map((provider) => provider.name));
+    for (const name of runtime.providerNames) if (!names.has(name)) models?.unregisterProvider?.(name);
+    for (const provider of current) models?.registerProvider?.(provider);
+    runtime.providerNames = names;
   }
 
   /**
@@ -309,7 +323,7 @@ export class ThreadRegistry {
     }
     port?.attach(runtime);
     runtime.extensions = extensions;
-    this.registerProviders(extensions);
+    this.registerProviders(runtime, extensions);
     for (const warning of extensions.warnings) runtime.warn(warning);
   }
 

@@ -137,6 +137,8 @@ export class ThreadRuntime {
   projectSettings: Record<string, unknown> = {};
   /** Whether the project is trusted, read at load. */
   trusted = false;
+  /** The providers this thread's extensions registered with the shared model source. */
+  providerNames: ReadonlySet<string> = new Set();
   /** The project's real path as trust was decided for it at load (see `ProjectSettings.projectDir`). */
   projectDir = "";
   /** Global and trusted project settings as read at load, for resource discovery. */
