@@ -82,15 +82,17 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
   const agentDir = options.agentDir ?? resolveAgentDir(env);
   // The registry and credentials keep their parses while one stat shows the files unchanged.
   const registry = new ModelRegistry({ agentDir, env });
+  const preferredIn = (settings: Record<string, unknown>): { provider?: string; modelId?: string } => {
+    const provider = typeof settings.defaultProvider === "string" ? settings.defaultProvider : undefined;
+    const modelId = typeof settings.defaultModel === "string" ? settings.defaultModel : undefined;
+    return {
+      ...(provider === undefined ? {} : { provider }),
+      ...(modelId === undefined ? {} : { modelId }),
+    };
+  };
   const preferred = async (): Promise<{ provider?: string; modelId?: string }> => {
     try {
-      const { settings } = await readConfig({ agentDir });
-      const provider = typeof settings.defaultProvider === "string" ? settings.defaultProvider : undefined;
-      const modelId = typeof settings.defaultModel === "string" ? settings.defaultModel : undefined;
-      return {
-        ...(provider === undefined ? {} : { provider }),
-        ...(modelId === undefined ? {} : { modelId }),
-      };
+      return preferredIn((await readConfig({ agentDir })).settings);
     } catch {
       // unreadable settings already surface as thread warnings; the default model still works
       return {};
@@ -99,8 +101,12 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
   const models = {
     list: () => registry.list(),
     find: (ref: { provider: string; id: string }) => registry.find(ref.provider, ref.id),
-    defaultModel: async (): Promise<Model | undefined> =>
-      defaultModel(registry, registry.credentials, await preferred()),
+    defaultModel: async (globalSettings?: Record<string, unknown>): Promise<Model | undefined> =>
+      defaultModel(
+        registry,
+        registry.credentials,
+        globalSettings === undefined ? await preferred() : preferredIn(globalSettings),
+      ),
     getApiKey: (model: Model) => registry.getApiKey(model),
     // one provider check per model, not the whole available list per model
     available: (model: Model) => registry.isAvailable(model),

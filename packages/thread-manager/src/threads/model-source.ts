@@ -10,8 +10,12 @@ export interface ModelSource {
   /** Every model, re-reading `models.json` where the registry does so. */
   list(): Promise<Model[]>;
   find(ref: ModelRef): Promise<Model | undefined>;
-  /** The model a new thread starts with (settings default, else the first usable one). */
-  defaultModel(): Promise<Model | undefined>;
+  /**
+   * The model a new thread starts with (settings default, else the first usable one).
+   * `globalSettings`: the global settings as the thread's start just read them, so the
+   * source need not read the file again; absent, it reads them itself.
+   */
+  defaultModel(globalSettings?: Record<string, unknown>): Promise<Model | undefined>;
   getApiKey(model: Model): Promise<string | undefined>;
   /** Whether credentials for the model's provider exist. */
   available(model: Model): Promise<boolean>;
@@ -68,7 +72,7 @@ export function warmingModelSource(source: ModelSource): ModelSource {
   return {
     ...source,
     find: async (ref) => warm(await source.find(ref)),
-    defaultModel: async () => warm(await source.defaultModel()),
+    defaultModel: async (globalSettings) => warm(await source.defaultModel(globalSettings)),
   };
 }
 

@@ -52,7 +52,12 @@ export class ThreadCreation {
           `Unknown model ${params.model.provider}/${params.model.id}`,
         );
       }
-    } else model = await this.host.models.defaultModel();
+    } else {
+      // the settings just read name the default; reading them again cost the first thread ~0.5 ms
+      model = await this.host.models.defaultModel(
+        project.globalSettingsRead === true ? (project.globalSettings ?? {}) : undefined,
+      );
+    }
     const target = await this.host.dirs.forNewThread(caller, params.cwd, project.projectDir, project);
     const session = await createThreadSession(target.dir, params, {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
