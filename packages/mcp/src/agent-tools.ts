@@ -4,7 +4,9 @@
  * an `execute` that calls the server and maps the result. A call on a server that is
  * gone fails as a tool error the model reads; it never throws past the tool.
  */
-import { type AgentToolResult, type AnyAgentTool, compileToolSchema } from "@knightcode/agent";
+import type { AgentToolResult, AnyAgentTool } from "@knightcode/agent";
+// the validator alone (TypeBox's compiler loads on first use), not the agent package
+import { compileToolSchema } from "@knightcode/agent/validate-args";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { type McpToolDetails, toolResultOf } from "./result-content.ts";

@@ -7,7 +7,8 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AgentToolResult, MAX_BYTES, MAX_LINES, truncateHead } from "@knightcode/agent";
+import type { AgentToolResult } from "@knightcode/agent";
+import { MAX_BYTES, MAX_LINES, truncateHead } from "@knightcode/agent/truncate";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 
 /** Image types providers accept as tool-result images; others are described as text. */

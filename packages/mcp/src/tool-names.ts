@@ -4,7 +4,7 @@
  * servers and editors name things freely, so other characters become `_` and an
  * over-long name keeps its start plus a short hash of the whole, which stays unique.
  */
-import { MCP_TOOL_PREFIX } from "@knightcode/approvals";
+import { MCP_TOOL_PREFIX } from "@knightcode/approvals/mcp-tools";
 
 /** Longest tool name every provider accepts. */
 export const MAX_TOOL_NAME_LENGTH = 64;

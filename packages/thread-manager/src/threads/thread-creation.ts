@@ -6,7 +6,7 @@
  */
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type McpServers, type ThreadStartParams } from "@knightcode/app-server-protocol";
-import { defaultApprovalMode } from "@knightcode/approvals";
+import { defaultApprovalMode } from "@knightcode/approvals/modes";
 import type { SessionFile } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "../api.ts";
 import type { ModelSource } from "./model-source.ts";

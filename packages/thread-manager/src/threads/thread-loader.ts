@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ThinkingLevel } from "@knightcode/ai";
 import { type ApprovalMode, AppServerError, type ModelRef } from "@knightcode/app-server-protocol";
-import { restoreApprovalMode } from "@knightcode/approvals";
+import { restoreApprovalMode } from "@knightcode/approvals/modes";
 import { loadSettings } from "@knightcode/config";
 import type { SessionFile } from "@knightcode/session-store";
 import type { Warning } from "../shapes.ts";

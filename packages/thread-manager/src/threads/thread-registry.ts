@@ -12,7 +12,7 @@ import {
   type ModelRef,
   type ThreadStatus,
 } from "@knightcode/app-server-protocol";
-import { defaultApprovalMode } from "@knightcode/approvals";
+import { defaultApprovalMode } from "@knightcode/approvals/modes";
 import type { McpHub } from "@knightcode/mcp";
 import { SessionFile } from "@knightcode/session-store";
 import type { Caller, ServerRequestPort, ThreadManagerEvent } from "../api.ts";

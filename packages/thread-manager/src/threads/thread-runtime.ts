@@ -16,7 +16,7 @@ import {
   type ThreadStatus,
   type TokenUsage,
 } from "@knightcode/app-server-protocol";
-import { emptyGrants, type SessionGrants } from "@knightcode/approvals";
+import { emptyGrants, type SessionGrants } from "@knightcode/approvals/session-grants";
 import {
   type AppendOptions,
   type CustomMessage,

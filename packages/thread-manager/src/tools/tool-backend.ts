@@ -7,7 +7,8 @@
  * what its commands see.
  */
 import { userInfo } from "node:os";
-import { createLocalOperations, type ToolOperations } from "@knightcode/agent";
+// the operations alone: the tools and the agent loop load with the first turn
+import { createLocalOperations, type ToolOperations } from "@knightcode/agent/operations";
 import type { ThreadSandbox } from "@knightcode/app-server-protocol";
 // Only the settings reader loads with every thread; the rest of the sandbox package
 // (bubblewrap probe, mount plan, sandboxed operations) loads when a thread turns it on.

@@ -11,7 +11,7 @@ import {
   createApprovalRouter,
   type RouterEffect,
   type RouterEvent,
-} from "@knightcode/approvals";
+} from "@knightcode/approvals/routing";
 import type { OutgoingRequest, ServerRequestPort } from "../api.ts";
 
 /** The client's raw answer, or `cancelled` when nobody could answer. */

@@ -5,7 +5,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { detectImageMime } from "@knightcode/agent";
+import { detectImageMime } from "@knightcode/agent/image";
 import type { ImageContent } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
 
