@@ -6,18 +6,7 @@
  * child-process servers differ only in transport.
  */
 
-import {
-  type AnyAgentTool,
-  createBashTool,
-  createEditTool,
-  createFindTool,
-  createGrepTool,
-  createLocalOperations,
-  createLsTool,
-  createReadTool,
-  createWriteTool,
-  type ToolOperations,
-} from "@knightcode/agent";
+import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import {
   BUILT_IN_PROVIDER_ENV,
   defaultModel,
@@ -62,18 +51,14 @@ export interface ServerHost {
   dispose(): Promise<void>;
 }
 
-/** The built-in tools for one working directory, acting through the thread's operations. */
-export function builtInTools(cwd: string, ops: ToolOperations = createLocalOperations()): AnyAgentTool[] {
-  const env = { cwd, ops };
-  return [
-    createReadTool(env),
-    createWriteTool(env),
-    createEditTool(env),
-    createBashTool(env),
-    createGrepTool(env),
-    createFindTool(env),
-    createLsTool(env),
-  ] as AnyAgentTool[];
+/**
+ * The built-in tools for one working directory, acting through the thread's operations.
+ * Their modules (and the agent package behind them) load with the first turn, not with
+ * the host: no thread/start needs them.
+ */
+export async function builtInTools(cwd: string, ops?: ToolOperations): Promise<AnyAgentTool[]> {
+  const { builtInToolsNow } = await import("./built-in-tools.ts");
+  return builtInToolsNow(cwd, ops);
 }
 
 /** Builds the ThreadManager and services for one agent dir. */

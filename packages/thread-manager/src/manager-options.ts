@@ -26,8 +26,11 @@ export interface ThreadManagerOptions {
   idleUnloadMs?: number;
   models?: ModelSource;
   streamFn?: StreamFunction;
-  /** The tools each thread's agent gets, given the thread's operations (see `toolBackend`). */
-  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[];
+  /**
+   * The tools each thread's agent gets, given the thread's operations (see `toolBackend`).
+   * May answer a promise, so a host can load its tools' modules with the first turn.
+   */
+  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[] | Promise<AnyAgentTool[]>;
   /** The operations the default built-in tools use; its `homeDir()` is what approvals expand `~` with. */
   toolOperations?: ToolOperations;
   /**

@@ -98,7 +98,7 @@ async function runBash(
   truncated: boolean;
   fullOutputPath: string | undefined;
 }> {
-  const tools = env.tools(runtime.cwd, runtime.tools.ops) as AnyAgentTool[];
+  const tools = (await env.tools(runtime.cwd, runtime.tools.ops)) as AnyAgentTool[];
   const bash = tools.find((tool) => tool.name === "bash");
   if (bash === undefined) throw new AppServerError("toolMissing", `Thread ${runtime.id} has no bash tool`);
   const shellId = params.shellId;

@@ -64,7 +64,7 @@ export interface TurnEnvironment {
   streamFn: StreamFunction;
   getApiKey(model: Model): Promise<string | undefined>;
   /** The tools of one turn, acting through the thread's operations (undefined: the factory's own). */
-  tools(cwd: string, ops: ToolOperations | undefined): AnyAgentTool[];
+  tools(cwd: string, ops: ToolOperations | undefined): AnyAgentTool[] | Promise<AnyAgentTool[]>;
   systemPrompt(runtime: ThreadRuntime, tools: readonly AnyAgentTool[]): Promise<string | undefined>;
   compaction: CompactionHooks;
   /** Called after every turn settles so the manager can start queued input. */
@@ -80,8 +80,8 @@ export interface TurnEnvironment {
  * tool named like a built-in takes its place (and keeps its approval class, which goes by
  * name). An extension's `setActiveTools` choice filters the result.
  */
-export function turnTools(env: TurnEnvironment, runtime: ThreadRuntime): AnyAgentTool[] {
-  const base = env.tools(runtime.cwd, runtime.tools.ops);
+export async function turnTools(env: TurnEnvironment, runtime: ThreadRuntime): Promise<AnyAgentTool[]> {
+  const base = await env.tools(runtime.cwd, runtime.tools.ops);
   const extra = runtime.extensions.tools?.() ?? [];
   const active = runtime.extensions.activeTools?.();
   if (extra.length === 0 && active === undefined) return base;
@@ -234,7 +234,7 @@ async function runTurnBody(
     let tools: AnyAgentTool[] = [];
     let systemPrompt: string | undefined;
     if (!signal.aborted) {
-      base = turnTools(env, runtime);
+      base = await turnTools(env, runtime);
       tools = await runtime.withSourceTools(base);
       systemPrompt = await env.systemPrompt(runtime, tools);
       const hook = hooks.beforeAgentStart;
