@@ -2,9 +2,10 @@
  * The ThreadManager: loads and owns threads, admits turns, routes approvals, unloads
  * idle threads, and turns everything into protocol notifications with their audience.
  * Thread methods live here; creation is `thread-creation.ts`, turn methods delegate to
- * `turn-operations.ts`, and the turn environment is built in `turn-environment.ts`.
+ * `turn-operations.ts`, and the turn environment is built in `turn-environment.ts`; both
+ * load with the first turn (`lazy-turns.ts`), not with the manager.
  */
-import type { Model } from "@knightcode/ai";
+import { type Model, streamModel } from "@knightcode/ai";
 import {
   AppServerError,
   type CommandListParams,
@@ -70,9 +71,10 @@ import type { ThreadRuntime } from "./threads/thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./threads/thread-views.ts";
 import { threadToolBackendFactory } from "./tools/tool-backend.ts";
 import { type ApprovalBroker, approvalChannel, RequestBroker } from "./turns/approval-broker.ts";
-import { createTurnEnvironment } from "./turns/turn-environment.ts";
-import { TurnOperations } from "./turns/turn-operations.ts";
-import type { TurnEnvironment } from "./turns/turn-runner.ts";
+import { createCompactionWiring } from "./turns/compaction-wiring.ts";
+import { LazyTurns } from "./turns/lazy-turns.ts";
+import { abortTurns, turnSettled } from "./turns/turn-abort.ts";
+import type { CompactionHooks } from "./turns/turn-runner.ts";
 import { wire } from "./wire-errors.ts";
 
 export type { ThreadManagerOptions };
@@ -103,9 +105,12 @@ export class ThreadManager implements ThreadManagerApi {
   private readonly broker: ApprovalBroker;
   private readonly dialogs: DialogBroker;
   private readonly creation: ThreadCreation;
-  private readonly turns: TurnOperations;
-  /** The environment every turn runs in (its compaction hooks also summarize tree navigations). */
-  private readonly turnEnv: TurnEnvironment;
+  /** The turn methods, loaded with the first request that runs a turn. */
+  private readonly turns: LazyTurns;
+  /** Whether a thread has answered yet: the first one starts loading the turn methods. */
+  private turnsPreloaded = false;
+  /** Compaction at turns' check points; also usage reports' context size and tree navigation's summaries. */
+  private readonly compaction: CompactionHooks;
   private readonly archive: ArchiveOperations;
   private port: ServerRequestPort | undefined;
   /** MCP server processes, shared by threads with the same server config and cwd. */
@@ -138,7 +143,7 @@ export class ThreadManager implements ThreadManagerApi {
       serverRequests: () => this.port,
       emit: (event) => this.emit(event),
       resolveModel: (ref) => this.resolveModel(ref),
-      abortAll: (runtime) => this.turns.abortAll(runtime),
+      abortAll: (runtime) => abortTurns(runtime),
       models: this.models,
       extensionActions: this.extensionActions(),
       outputReady: (connectionIds) => this.port?.outputReady?.(connectionIds),
@@ -165,30 +170,50 @@ export class ThreadManager implements ThreadManagerApi {
       models: this.models,
       emit: (event) => this.emit(event),
     });
-    const turnEnv = createTurnEnvironment(options, {
-      agentDir: this.ctx.agentDir,
-      models: this.models,
-      now: () => this.clock.now(),
-      settled: (runtime) => this.turns.settled(runtime),
-    });
-    this.turnEnv = turnEnv;
+    const streamFn = options.streamFn ?? streamModel;
+    this.compaction =
+      options.compaction ??
+      createCompactionWiring(streamFn, async (runtime) =>
+        runtime.model ? this.models.getApiKey(runtime.model) : undefined,
+      );
     this.archive = this.createArchiveOperations();
-    this.turns = new TurnOperations(
-      turnEnv,
-      {
-        runtime: async (threadId, caller) => {
-          if (!this.registry.threads.has(threadId)) await this.locate(threadId);
-          return this.registry.load(threadId, caller);
+    this.turns = new LazyTurns(async () => {
+      const { createTurnOperations } = await import("./turns/turn-machinery.ts");
+      return createTurnOperations(
+        options,
+        {
+          agentDir: this.ctx.agentDir,
+          models: this.models,
+          streamFn,
+          compaction: this.compaction,
+          now: () => this.clock.now(),
         },
-        loaded: (threadId) => this.registry.threads.get(threadId),
-        exists: async (threadId) => (await this.locate(threadId)) !== undefined,
-        resolveModel: (ref) => this.resolveModel(ref),
-        reloadExtensions: (runtime) => this.registry.reloadExtensions(runtime),
-        replaced: (runtime, reason) =>
-          this.registry.reloadExtensions(runtime, { shutdown: reason, start: "resume" }),
-      },
-      this.creation,
-    );
+        {
+          runtime: async (threadId, caller) => {
+            if (!this.registry.threads.has(threadId)) await this.locate(threadId);
+            return this.registry.load(threadId, caller);
+          },
+          loaded: (threadId) => this.registry.threads.get(threadId),
+          exists: async (threadId) => (await this.locate(threadId)) !== undefined,
+          resolveModel: (ref) => this.resolveModel(ref),
+          reloadExtensions: (runtime) => this.registry.reloadExtensions(runtime),
+          replaced: (runtime, reason) =>
+            this.registry.reloadExtensions(runtime, { shutdown: reason, start: "resume" }),
+        },
+        this.creation,
+      );
+    });
+  }
+
+  /**
+   * After the first thread has answered (start, resume or fork), loads the turn methods in
+   * the background, so the prompt that usually follows finds them ready. A timer, not a
+   * microtask: the answer is written before the load's module evaluation holds the thread.
+   */
+  private preloadTurns(): void {
+    if (this.turnsPreloaded) return;
+    this.turnsPreloaded = true;
+    setTimeout(() => this.turns.preload(), 0);
   }
 
   /** What extension APIs do to turns, through the same operations the protocol uses. */
@@ -200,26 +225,24 @@ export class ThreadManager implements ThreadManagerApi {
     };
     return {
       queueInput: async (runtime, text, images) => {
-        await this.turns.queueAdd(
-          {
-            threadId: runtime.id,
-            text,
-            ...(images.length > 0
-              ? { images: images.map((i) => ({ mimeType: i.mimeType as "image/png", data: i.data })) }
-              : {}),
-          },
-          callerOf(runtime),
-        );
+        const params = {
+          threadId: runtime.id,
+          text,
+          ...(images.length > 0
+            ? { images: images.map((i) => ({ mimeType: i.mimeType as "image/png", data: i.data })) }
+            : {}),
+        };
+        const caller = callerOf(runtime);
+        await this.turns.use((turns) => turns.queueAdd(params, caller));
       },
       steer: (runtime, text, images) => runtime.running?.deliverSteer(text, images),
-      interrupt: (runtime) => this.turns.abortAll(runtime),
+      interrupt: (runtime) => abortTurns(runtime),
       compact: async (runtime, instructions) => {
-        await this.turns.start(
-          { threadId: runtime.id, text: instructions ? `/compact ${instructions}` : "/compact" },
-          callerOf(runtime),
-        );
+        const params = { threadId: runtime.id, text: instructions ? `/compact ${instructions}` : "/compact" };
+        const caller = callerOf(runtime);
+        await this.turns.use((turns) => turns.start(params, caller));
       },
-      contextTokens: (runtime) => this.turns.contextTokens(runtime),
+      contextTokens: (runtime) => this.compaction.contextTokens(runtime),
     };
   }
 
@@ -282,10 +305,24 @@ export class ThreadManager implements ThreadManagerApi {
   }
 
   startThread(params: ThreadStartParams, caller: Caller): Promise<ThreadStartResult> {
-    return wire(async () => this.created(await this.creation.start(params, caller), caller));
+    return this.thenPreloadTurns(
+      wire(async () => this.created(await this.creation.start(params, caller), caller)),
+    );
+  }
+
+  /** Passes a thread's answer on, then starts loading the turn methods (once). */
+  private thenPreloadTurns<T>(answer: Promise<T>): Promise<T> {
+    return answer.then((result) => {
+      this.preloadTurns();
+      return result;
+    });
   }
 
   forkThread(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult> {
+    return this.thenPreloadTurns(this.fork(params, caller));
+  }
+
+  private fork(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult> {
     return wire(async () => {
       this.registry.refuseWhileClosing();
       const { session } = await this.sourceSession(params.threadId);
@@ -297,6 +334,10 @@ export class ThreadManager implements ThreadManagerApi {
   }
 
   resumeThread(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult> {
+    return this.thenPreloadTurns(this.resume(params, caller));
+  }
+
+  private resume(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult> {
     return wire(async () => {
       await this.locate(params.threadId);
       const runtime = await this.registry.load(params.threadId, caller, params.mcpServers);
@@ -310,7 +351,7 @@ export class ThreadManager implements ThreadManagerApi {
       const result: Omit<ThreadResumeResult, "turns"> = {
         thread: runtime.thread(),
         queue: runtime.queueState(),
-        usage: runtime.usage(this.turns.contextTokens(runtime)),
+        usage: runtime.usage(this.compaction.contextTokens(runtime)),
         warnings: [...runtime.loadWarnings, ...mcpWarnings],
         ...extensionFlagsOf(runtime),
       };
@@ -467,14 +508,16 @@ export class ThreadManager implements ThreadManagerApi {
     return specs.map((spec) => serverStatus(spec, this.mcpHub.find(spec.name, spec.config, cwd)));
   }
 
-  startTurn: ThreadManagerApi["startTurn"] = (params, caller) => wire(() => this.turns.start(params, caller));
-  steerTurn: ThreadManagerApi["steerTurn"] = (params, caller) => wire(() => this.turns.steer(params, caller));
+  startTurn: ThreadManagerApi["startTurn"] = (params, caller) =>
+    wire(() => this.turns.use((turns) => turns.start(params, caller)));
+  steerTurn: ThreadManagerApi["steerTurn"] = (params, caller) =>
+    wire(() => this.turns.use((turns) => turns.steer(params, caller)));
   interruptTurn: ThreadManagerApi["interruptTurn"] = (params, caller) =>
-    wire(() => this.turns.interrupt(params, caller));
+    wire(() => this.turns.use((turns) => turns.interrupt(params, caller)));
   addToQueue: ThreadManagerApi["addToQueue"] = (params, caller) =>
-    wire(() => this.turns.queueAdd(params, caller));
+    wire(() => this.turns.use((turns) => turns.queueAdd(params, caller)));
   removeFromQueue: ThreadManagerApi["removeFromQueue"] = (params, caller) =>
-    wire(() => this.turns.queueRemove(params, caller));
+    wire(() => this.turns.use((turns) => turns.queueRemove(params, caller)));
   readTree: ThreadManagerApi["readTree"] = (params) =>
     wire(async () => readSessionTree((await this.sourceSession(params.threadId)).session));
   navigateTree: ThreadManagerApi["navigateTree"] = (params, caller) =>
@@ -482,9 +525,10 @@ export class ThreadManager implements ThreadManagerApi {
       await this.locate(params.threadId);
       const runtime = await this.registry.load(params.threadId, caller);
       runtime.subscribe(caller.connectionId);
-      return navigateSessionTree(runtime, this.turnEnv.compaction, params);
+      return navigateSessionTree(runtime, this.compaction, params);
     });
-  runShell: ThreadManagerApi["runShell"] = (params, caller) => wire(() => this.turns.shell(params, caller));
+  runShell: ThreadManagerApi["runShell"] = (params, caller) =>
+    wire(() => this.turns.use((turns) => turns.shell(params, caller)));
 
   attachServerRequests(port: ServerRequestPort): void {
     this.port = port;
@@ -538,8 +582,8 @@ export class ThreadManager implements ThreadManagerApi {
     const serversStopped = this.mcpHub.closeAll();
     await Promise.allSettled([...this.registry.loading.values()]);
     const runtimes = [...this.registry.threads.values()];
-    for (const runtime of runtimes) this.turns.abortAll(runtime);
-    await Promise.allSettled(runtimes.map((r) => this.turns.settledPromise(r)));
+    for (const runtime of runtimes) abortTurns(runtime);
+    await Promise.allSettled(runtimes.map((r) => turnSettled(r)));
     for (const runtime of runtimes) await this.registry.unload(runtime);
     await serversStopped;
   }

@@ -3,29 +3,34 @@
  * the home they expand `~` with, the system prompt, compaction, and input expansion
  * (prompt templates, `skill:<name>`) from config's resource discovery.
  */
-import {
-  type AnyAgentTool,
-  createBuiltinTools,
-  createLocalOperations,
-  type ToolOperations,
-} from "@knightcode/agent";
-import { type Model, type StreamFunction, streamModel } from "@knightcode/ai";
+import { type AnyAgentTool, createBuiltinTools, type ToolOperations } from "@knightcode/agent";
+import { createLocalOperations } from "@knightcode/agent/operations";
+import type { Model, StreamFunction } from "@knightcode/ai";
 import { discoverCommands, runtimeCommandSources } from "../commands/commands.ts";
 import { expandInputText } from "../commands/prompt-expansion.ts";
 import type { ModelSource } from "../threads/model-source.ts";
 import { threadSystemPrompt } from "../threads/system-prompt.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import { createCompactionWiring } from "./compaction-wiring.ts";
 import type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
 
 /** The manager options a turn environment is built from. */
 export interface EnvironmentOptions {
-  streamFn?: StreamFunction;
-  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[];
+  tools?: (cwd: string, ops: ToolOperations | undefined) => AnyAgentTool[] | Promise<AnyAgentTool[]>;
   toolOperations?: ToolOperations;
   homeDir?: string;
   systemPrompt?: (cwd: string) => Promise<string | undefined>;
-  compaction?: CompactionHooks;
+}
+
+/** What the environment takes from its manager. */
+export interface EnvironmentHost {
+  agentDir: string;
+  models: ModelSource;
+  /** The model stream turns use: the manager's, which its compaction also summarizes with. */
+  streamFn: StreamFunction;
+  /** The manager's compaction hooks (built with the manager: usage reports and tree navigation need them). */
+  compaction: CompactionHooks;
+  now(): number;
+  settled(runtime: ThreadRuntime): void;
 }
 
 /**
@@ -37,18 +42,9 @@ export function toolsHomeDir(options: EnvironmentOptions): string {
 }
 
 /** Builds the environment every turn of a manager runs in. */
-export function createTurnEnvironment(
-  options: EnvironmentOptions,
-  host: {
-    agentDir: string;
-    models: ModelSource;
-    now(): number;
-    settled(runtime: ThreadRuntime): void;
-  },
-): TurnEnvironment {
-  const streamFn = options.streamFn ?? streamModel;
+export function createTurnEnvironment(options: EnvironmentOptions, host: EnvironmentHost): TurnEnvironment {
   return {
-    streamFn,
+    streamFn: host.streamFn,
     getApiKey: (model: Model) => host.models.getApiKey(model),
     // The thread's backend (see tool-backend.ts) already carries the explicit home.
     tools: options.tools ?? ((cwd, ops) => createBuiltinTools({ cwd, ...(ops ? { ops } : {}) })),
@@ -71,11 +67,7 @@ export function createTurnEnvironment(
               trusted: runtime.trusted,
             }),
           }),
-    compaction:
-      options.compaction ??
-      createCompactionWiring(streamFn, async (runtime) =>
-        runtime.model ? host.models.getApiKey(runtime.model) : undefined,
-      ),
+    compaction: host.compaction,
     settled: (runtime) => host.settled(runtime),
     expandInput: (runtime, text) =>
       expandInputText(

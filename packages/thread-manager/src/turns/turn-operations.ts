@@ -27,6 +27,7 @@ import { callHook } from "../extensions/extension-hooks.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
 import { StaleRuntimeError, type ThreadRuntime } from "../threads/thread-runtime.ts";
 import { resolveImages } from "./image-inputs.ts";
+import { abortTurns } from "./turn-abort.ts";
 import { drainQueue } from "./turn-queue.ts";
 import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
 
@@ -214,24 +215,7 @@ export class TurnOperations {
 
   /** Cancels a start in its hooks and interrupts the running turn, without waiting. */
   abortAll(runtime: ThreadRuntime): void {
-    if (runtime.pendingStart) {
-      runtime.pendingStart.cancelled = true;
-      runtime.pendingStart.controller.abort();
-    }
-    const running = runtime.running;
-    if (!running || running.interrupted) return;
-    running.interrupted = true;
-    for (const reject of running.interceptedSteers) {
-      reject(new AppServerError("invalidParams", "The turn was interrupted before the steer was accepted"));
-    }
-    running.interceptedSteers.clear();
-    running.controller.abort();
-    running.abortAgent?.();
-  }
-
-  /** Resolves when the thread's running turn (if any) has settled. */
-  settledPromise(runtime: ThreadRuntime): Promise<void> {
-    return runtime.running?.done ?? Promise.resolve();
+    abortTurns(runtime);
   }
 
   queueAdd(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult> {
