@@ -14,7 +14,7 @@
  */
 
 /** A subschema heavier than this (keywords, a reference counting one) becomes a part. */
-export const PART_MIN_WEIGHT = 4;
+const PART_MIN_WEIGHT = 4;
 
 /** Keywords whose value maps names to subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties"]);
