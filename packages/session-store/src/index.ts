@@ -77,7 +77,7 @@ export {
 } from "./locations.ts";
 export type { LockInfo } from "./lock.ts";
 export { isPidAlive, lockPathFor, processStartTime, readLockInfo, SessionLock } from "./lock.ts";
-export type { AppendOptions, CreateSessionOptions, InitialEntry } from "./session-file.ts";
+export type { AppendOptions, CreateSessionOptions, InitialEntry, SyncingSession } from "./session-file.ts";
 export { SessionFile } from "./session-file.ts";
 export { ENTRY_ID_PATTERN, writePieces } from "./session-file-io.ts";
 export type { IndexRecord, LoadedIndex } from "./thread-index.ts";

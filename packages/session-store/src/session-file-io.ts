@@ -5,6 +5,7 @@
 import {
   closeSync,
   constants,
+  fsync,
   fsyncSync,
   ftruncateSync,
   openSync,
@@ -155,15 +156,15 @@ export const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND;
 
 /**
  * Creates a transcript that must not exist yet (O_EXCL) and writes its header and any
- * initial entries (already built: IDs, parents, timestamps) durably, name included:
- * one write, one file fsync, one directory fsync. Returns the open writer and the
- * parsed state of the new file.
+ * initial entries (already built: IDs, parents, timestamps) in one write. Returns the
+ * open writer, the parsed state of the new file, and `durable`: the file's fsync and its
+ * directory's ({@link syncNewTranscript}), already running off the main thread.
  */
 export function createTranscriptFile(
   realPath: string,
   header: SessionHeader,
   entries: SessionEntry[] = [],
-): { fd: number; parsed: ParsedSession } {
+): { fd: number; parsed: ParsedSession; durable: Promise<void> } {
   const fd = openSync(realPath, APPEND_FLAGS | constants.O_CREAT | constants.O_EXCL, 0o644);
   try {
     const line = Buffer.from(serializeLine(header));
@@ -172,9 +173,7 @@ export function createTranscriptFile(
     const data = lines.length === 0 ? line : Buffer.concat([line, ...lines]);
     // Header and initial entries in one write before the one file fsync.
     writeAll(fd, data);
-    fsyncSync(fd);
-    // The new name must survive a power loss too, not only the bytes.
-    fsyncDir(dirname(realPath));
+    const durable = syncNewTranscript(realPath);
     const parsed: ParsedSession = {
       header,
       entries,
@@ -187,11 +186,56 @@ export function createTranscriptFile(
       skippedLines: 0,
       damage: noDamage(),
     };
-    return { fd, parsed };
+    return { fd, parsed, durable };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
+}
+
+/**
+ * Makes a just-written file's bytes and its name durable: an fsync of the file and one of
+ * its directory, both on Bun's thread pool, so the main thread goes on meanwhile. Each
+ * runs on a descriptor of its own, opened here and closed when its fsync is done: the
+ * writer may be closed (and its fd number reused) before then, and an fsync flushes the
+ * inode whichever descriptor names it. Rejects with the file fsync's error; the
+ * directory's is best effort as in {@link fsyncDir}. A rejection nobody awaits is not
+ * reported as unhandled (a caller that gave up on the file has its own error to report).
+ */
+export function syncNewTranscript(realPath: string): Promise<void> {
+  // O_WRONLY, not O_RDONLY: some platforms flush only through a descriptor open for writing.
+  const file = fsyncAndClose(openSync(realPath, constants.O_WRONLY));
+  const dir = openDirectory(dirname(realPath));
+  const durable =
+    dir === undefined
+      ? file
+      : Promise.all([file, fsyncAndClose(dir).catch(() => undefined)]).then(() => undefined);
+  durable.catch(() => undefined);
+  return durable;
+}
+
+/** A directory's descriptor for fsync, or undefined where directories cannot be opened. */
+function openDirectory(dir: string): number | undefined {
+  try {
+    return openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  } catch {
+    return undefined;
+  }
+}
+
+/** fsyncs `fd` off the main thread, then closes it (whatever the fsync's outcome). */
+function fsyncAndClose(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fsync(fd, (error) => {
+      try {
+        closeSync(fd);
+      } catch {
+        // Nothing was written through this descriptor; the fsync's outcome is the answer.
+      }
+      if (error) reject(error);
+      else resolve();
+    });
+  });
 }
 
 /** Moves a torn last line into a sibling file (durably), then cuts it off the transcript. Returns the sibling's path. */

@@ -68,6 +68,13 @@ export interface AppendOptions {
   id?: string;
 }
 
+/** A transcript just created by `SessionFile.createSyncing`, its fsyncs still running. */
+export interface SyncingSession {
+  session: SessionFile;
+  /** Settles once the header, the initial entries and the file's name are durable; rejects with the fsync's error. */
+  durable: Promise<void>;
+}
+
 /** A session transcript opened for reading, or owned for appending. */
 export class SessionFile {
   /** The path the caller used (may be a symlink alias). */
@@ -134,9 +141,30 @@ export class SessionFile {
 
   /**
    * Creates a new transcript (never overwriting one), owns it and writes its header and
-   * `initialEntries` durably (one file fsync plus the directory's).
+   * `initialEntries` durably (one file fsync plus the directory's): it returns once both
+   * are done. A failed fsync rejects, with the file closed and its lock released.
    */
   static async create(options: CreateSessionOptions): Promise<SessionFile> {
+    const { session, durable } = SessionFile.createSyncing(options);
+    try {
+      await durable;
+    } catch (error) {
+      session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /**
+   * `create` without waiting for the disk: the transcript exists, owned and with its
+   * whole content written, when this returns; `durable` settles when its fsyncs (file and
+   * directory, on Bun's thread pool) are done, so a caller can do other work meanwhile
+   * and acknowledge the new file only after `await durable`. On a rejection the caller
+   * closes the session (as `create` does). Closing it before `durable` settles is safe:
+   * the fsyncs run on descriptors of their own. Errors up to the write (a bad entry ID,
+   * which creates no file, an existing file, the lock, the write) are thrown here.
+   */
+  static createSyncing(options: CreateSessionOptions): SyncingSession {
     mkdirSync(options.dir, { recursive: true });
     const now = options.now ?? new Date();
     const header: SessionHeader = {
@@ -154,8 +182,9 @@ export class SessionFile {
     const realPath = join(realpathSync(options.dir), name);
     const lock = SessionLock.acquire(realPath);
     try {
-      const { fd, parsed } = createTranscriptFile(realPath, header, entries);
-      return new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
+      const { fd, parsed, durable } = createTranscriptFile(realPath, header, entries);
+      const session = new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
+      return { session, durable };
     } catch (error) {
       lock.release();
       throw error;

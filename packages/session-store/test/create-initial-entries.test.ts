@@ -12,20 +12,29 @@ function fileLines(path: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** Counts `fsyncSync` calls (file and directory) made while `run` runs. */
-async function countFsyncs<T>(run: () => Promise<T>): Promise<{ result: T; fsyncs: number }> {
-  const spy = spyOn(fs, "fsyncSync");
+/**
+ * Counts fsyncs (file and directory) made while `run` runs: `fsync` on the thread pool,
+ * as `create` does, and `fsyncSync` on the main thread, as `sync` does.
+ */
+async function countFsyncs<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; fsyncs: number; onMainThread: number }> {
+  const background = spyOn(fs, "fsync");
+  const onMain = spyOn(fs, "fsyncSync");
   try {
     const result = await run();
-    return { result, fsyncs: spy.mock.calls.length };
+    const onMainThread = onMain.mock.calls.length;
+    return { result, fsyncs: background.mock.calls.length + onMainThread, onMainThread };
   } finally {
-    spy.mockRestore();
+    background.mockRestore();
+    onMain.mockRestore();
   }
 }
 
 describe("SessionFile.create with initialEntries", () => {
   afterEach(() => {
-    // A failed assertion inside countFsyncs must not leave the spy installed.
+    // A failed assertion inside countFsyncs must not leave the spies installed.
+    (fs.fsync as unknown as { mockRestore?: () => void }).mockRestore?.();
     (fs.fsyncSync as unknown as { mockRestore?: () => void }).mockRestore?.();
   });
 
@@ -125,6 +134,8 @@ describe("SessionFile.create with initialEntries", () => {
     );
     withEntries.result.close();
     expect(withEntries.fsyncs).toBe(2);
+    // Both ran off the main thread.
+    expect(withEntries.onMainThread).toBe(0);
     expect(fileLines(withEntries.result.path)).toHaveLength(3);
 
     // The old way, create then append then sync, costs a third.
@@ -137,6 +148,7 @@ describe("SessionFile.create with initialEntries", () => {
     });
     appended.result.close();
     expect(appended.fsyncs).toBe(3);
+    expect(appended.onMainThread).toBe(1);
   });
 
   test("without the option (or with an empty list) create writes the header only, as before", async () => {
