@@ -7,14 +7,22 @@ import { textReply } from "@knightcode/testkit";
 import { remapBranch } from "../src/threads/session-creation.ts";
 import { createHarness } from "./support/harness.ts";
 
-/** Counts `fsyncSync` calls (files and directories) made while `run` runs. */
-async function countFsyncs<T>(run: () => Promise<T>): Promise<{ result: T; fsyncs: number }> {
-  const spy = spyOn(fs, "fsyncSync");
+/**
+ * Counts fsyncs (files and directories) made while `run` runs: `fsync` on the thread
+ * pool, as a new transcript gets them, and `fsyncSync` on the main thread.
+ */
+async function countFsyncs<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; fsyncs: number; onMainThread: number }> {
+  const background = spyOn(fs, "fsync");
+  const onMain = spyOn(fs, "fsyncSync");
   try {
     const result = await run();
-    return { result, fsyncs: spy.mock.calls.length };
+    const onMainThread = onMain.mock.calls.length;
+    return { result, fsyncs: background.mock.calls.length + onMainThread, onMainThread };
   } finally {
-    spy.mockRestore();
+    background.mockRestore();
+    onMain.mockRestore();
   }
 }
 
@@ -63,14 +71,20 @@ describe("fork copies", () => {
 describe("first entries are written with the header", () => {
   test("thread/start: settings entries follow the header in order, durable at two fsyncs", async () => {
     await using h = await createHarness();
-    const { result: started, fsyncs } = await countFsyncs(() =>
+    const {
+      result: started,
+      fsyncs,
+      onMainThread,
+    } = await countFsyncs(() =>
       h.manager.startThread(
         { cwd: h.dir.cwd, model: { provider: h.model.provider, id: h.model.id }, name: "named" },
         h.desktop(),
       ),
     );
-    // The transcript (header and entries together) and its directory; nothing else.
+    // The transcript (header and entries together) and its directory; nothing else, and
+    // neither on the main thread.
     expect(fsyncs).toBe(2);
+    expect(onMainThread).toBe(0);
     const lines = linesOf(started.thread.path!);
     expect(lines.map((e) => e.type)).toEqual(["approval_mode", "model_change", "session_info"]);
     expect(lines.map((e) => e.parentId)).toEqual([null, lines[0]!.id, lines[1]!.id]);
@@ -92,10 +106,13 @@ describe("first entries are written with the header", () => {
   test("thread/fork: the copied branch and its name are written with the header at two fsyncs", async () => {
     await using h = await createHarness();
     const started = await h.manager.startThread({ cwd: h.dir.cwd, name: "src" }, h.desktop());
-    const { result: forked, fsyncs } = await countFsyncs(() =>
-      h.manager.forkThread({ threadId: started.thread.id }, h.desktop()),
-    );
+    const {
+      result: forked,
+      fsyncs,
+      onMainThread,
+    } = await countFsyncs(() => h.manager.forkThread({ threadId: started.thread.id }, h.desktop()));
     expect(fsyncs).toBe(2);
+    expect(onMainThread).toBe(0);
     const source = linesOf(started.thread.path!);
     const copy = linesOf(forked.thread.path!);
     expect(copy.map((e) => e.type)).toEqual([...source.map((e) => e.type), "session_info"]);

@@ -1,8 +1,9 @@
 /**
  * Creating transcripts: a new thread's file with its initial settings, and a fork that
  * copies a branch into a new session. Both write their first entries with the header
- * (`SessionFile.create`'s `initialEntries`: two fsyncs, file and directory, nothing
- * acknowledged before both). A fork's copies get new entry IDs, so every reference
+ * (`initialEntries`: two fsyncs, file and directory) and hand back the file with its
+ * `durable` promise (`SessionFile.createSyncing`): the fsyncs run while the thread is
+ * adopted, and nothing is acknowledged before both. A fork's copies get new entry IDs, so every reference
  * between entries (turn ends, compaction boundaries, context edits, labels, branch
  * summaries) is rewritten to the copy's IDs.
  */
@@ -14,6 +15,7 @@ import {
   type NewEntry,
   type SessionEntry,
   SessionFile,
+  type SyncingSession,
 } from "@knightcode/session-store";
 import { firstUserText } from "./thread-runtime.ts";
 
@@ -79,13 +81,14 @@ export function remapBranch(branch: readonly SessionEntry[]): {
 
 /**
  * A new thread's transcript with its approval mode, model, thinking level and name,
- * written with the header before its one file fsync (`initialEntries`).
+ * written with the header before its one file fsync (`initialEntries`), which is still
+ * running when this returns (`durable`).
  */
 export async function createThreadSession(
   dir: string,
   params: { cwd: string; thinkingLevel?: ThinkingLevel; name?: string },
   initial: { approvalMode: ApprovalMode; model: Model | undefined },
-): Promise<SessionFile> {
+): Promise<SyncingSession> {
   const initialEntries: InitialEntry[] = [{ type: "approval_mode", mode: initial.approvalMode }];
   if (initial.model) {
     initialEntries.push({
@@ -98,19 +101,22 @@ export async function createThreadSession(
     initialEntries.push({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
   }
   if (params.name) initialEntries.push({ type: "session_info", name: params.name });
-  return SessionFile.create({ dir, cwd: params.cwd, initialEntries });
+  return SessionFile.createSyncing({ dir, cwd: params.cwd, initialEntries });
 }
 
-/** A fork of `source`'s current branch, named `<source title> (fork)` unless a name is given. */
+/**
+ * A fork of `source`'s current branch, named `<source title> (fork)` unless a name is
+ * given, its fsyncs still running when this returns (`durable`).
+ */
 export async function createForkSession(
   source: SessionFile,
   dir: string,
   name?: string,
-): Promise<SessionFile> {
+): Promise<SyncingSession> {
   const sourceTitle = source.name ?? firstUserText(source.entries) ?? "Untitled";
   const { entries } = remapBranch(source.branch());
   entries.push({ type: "session_info", name: name ?? `${sourceTitle} (fork)` });
-  return SessionFile.create({
+  return SessionFile.createSyncing({
     dir,
     cwd: source.header.cwd,
     parentSession: source.path,

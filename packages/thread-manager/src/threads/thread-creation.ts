@@ -2,17 +2,25 @@
  * Creating threads: `thread/start`, `thread/fork` and the session-replacing commands
  * (`/new`, `/fork`) all make a transcript in the directory `SessionDirectories` picks,
  * adopt it as a loaded thread and announce it with `thread/started`. Subscribing is the
- * caller's business (a replacement moves every subscriber of the old thread).
+ * caller's business (a replacement moves every subscriber of the old thread). The new
+ * transcript's fsyncs run while it is adopted; the thread is registered, announced and
+ * answered only once they are done.
  */
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type McpServers, type ThreadStartParams } from "@knightcode/app-server-protocol";
 import { defaultApprovalMode } from "@knightcode/approvals/modes";
-import type { SessionFile } from "@knightcode/session-store";
+import type { SessionFile, SyncingSession } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "../api.ts";
+import type { Warning } from "../shapes.ts";
 import type { ModelSource } from "./model-source.ts";
 import { createForkSession, createThreadSession } from "./session-creation.ts";
 import type { SessionDirectories } from "./session-dirs.ts";
-import { type LoaderContext, readProjectSettings, requireDirectory } from "./thread-loader.ts";
+import {
+  type LoaderContext,
+  type ProjectSettings,
+  readProjectSettings,
+  requireDirectory,
+} from "./thread-loader.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 
@@ -59,13 +67,11 @@ export class ThreadCreation {
       );
     }
     const target = await this.host.dirs.forNewThread(caller, params.cwd, project.projectDir, project);
-    const session = await createThreadSession(target.dir, params, {
+    const created = await createThreadSession(target.dir, params, {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
       model,
     });
-    return this.announce(
-      await this.host.registry.adopt(session, caller, project, target.warnings, params.mcpServers),
-    );
+    return this.announce(await this.adopt(created, caller, project, target.warnings, params.mcpServers));
   }
 
   /** A fork of `source`'s current branch, named `<source title> (fork)` unless `name` is given. */
@@ -79,9 +85,26 @@ export class ThreadCreation {
     const cwd = source.header.cwd;
     const project = await readProjectSettings(this.host.ctx, cwd);
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
-    const session = await createForkSession(source, target.dir, name);
-    return this.announce(
-      await this.host.registry.adopt(session, caller, project, target.warnings, mcpServers),
-    );
+    const created = await createForkSession(source, target.dir, name);
+    return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers));
+  }
+
+  /**
+   * Adopts a new transcript while its fsyncs run; if either fails, the transcript is
+   * closed (its lock released) and nothing stays registered.
+   */
+  private async adopt(
+    { session, durable }: SyncingSession,
+    caller: Caller,
+    project: ProjectSettings,
+    warnings: Warning[],
+    mcpServers: McpServers | undefined,
+  ): Promise<ThreadRuntime> {
+    try {
+      return await this.host.registry.adopt(session, caller, project, warnings, mcpServers, durable);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
   }
 }

@@ -141,13 +141,18 @@ export class ThreadRegistry {
     return this.threads.get(threadId)?.status() ?? this.unloadedStatus(threadId);
   }
 
-  /** Wraps an owned session as a loaded thread with its extensions and branch settings. */
+  /**
+   * Wraps an owned session as a loaded thread with its extensions and branch settings.
+   * `durable`, a new transcript's fsyncs, is awaited before the thread is registered; if
+   * it rejects, everything built for the thread is disposed (the caller closes the session).
+   */
   async adopt(
     session: SessionFile,
     caller: Caller,
     project: ProjectSettings,
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
+    durable?: Promise<void>,
   ): Promise<ThreadRuntime> {
     // The tool backend comes first: extensions get it for `exec` and `ctx.toolOperations()`.
     const tools: ThreadToolBackend = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
@@ -175,6 +180,7 @@ export class ThreadRegistry {
     runtime.tools = tools;
     try {
       warnings.push(...(await this.attachToolSources(runtime, project, mcpServers)));
+      await durable;
     } catch (error) {
       await this.releaseToolSources(runtime);
       await tools.dispose().catch(() => undefined);

@@ -1,0 +1,86 @@
+/**
+ * Holds the session store's background fsyncs (`fs.fsync` from `node:fs`, which the
+ * store calls for a new transcript) until a test releases each one, so a test can see
+ * what clients see while the disk is still busy, or make one fail. Synchronous fsyncs
+ * (`fsyncSync`) are left alone. The same helper as the store's own tests use: it spies
+ * on Node's module, not on ours.
+ */
+import { spyOn } from "bun:test";
+import * as fs from "node:fs";
+
+/** One fsync the store started, not yet run. */
+export interface HeldFsync {
+  fd: number;
+  /** What the descriptor named when the fsync was asked for. */
+  isDirectory: boolean;
+  ino: number;
+  /** Runs the real fsync, or answers with `error` instead. */
+  release(error?: NodeJS.ErrnoException): void;
+}
+
+export interface HeldFsyncs extends Disposable {
+  /** Every fsync asked for since `holdFsyncs`, in order. */
+  readonly calls: HeldFsync[];
+  /** Resolves once `count` fsyncs have been asked for. */
+  reached(count: number): Promise<void>;
+  /** Releases every held fsync not yet released (the real fsync runs). */
+  releaseAll(): void;
+}
+
+/** An `EIO` as a failing disk reports it. */
+export function ioError(): NodeJS.ErrnoException {
+  return Object.assign(new Error("EIO: i/o error, fsync"), { code: "EIO", errno: -5, syscall: "fsync" });
+}
+
+export function holdFsyncs(): HeldFsyncs {
+  const realFsync = fs.fsync;
+  const calls: HeldFsync[] = [];
+  const released = new Set<HeldFsync>();
+  const waiters: (() => void)[] = [];
+  const spy = spyOn(fs, "fsync").mockImplementation(((
+    fd: number,
+    callback: (error: NodeJS.ErrnoException | null) => void,
+  ) => {
+    const stat = fs.fstatSync(fd);
+    const call: HeldFsync = {
+      fd,
+      isDirectory: stat.isDirectory(),
+      ino: stat.ino,
+      release(error) {
+        if (released.has(call)) return;
+        released.add(call);
+        if (error) queueMicrotask(() => callback(error));
+        else realFsync(fd, callback);
+      },
+    };
+    calls.push(call);
+    for (const wake of waiters.splice(0)) wake();
+  }) as typeof fs.fsync);
+  return {
+    calls,
+    reached(count) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${count} fsyncs`)), 10_000);
+        const check = () => {
+          if (calls.length >= count) {
+            clearTimeout(timer);
+            resolve();
+          } else waiters.push(check);
+        };
+        check();
+      });
+    },
+    releaseAll() {
+      for (const call of calls) call.release();
+    },
+    [Symbol.dispose]() {
+      this.releaseAll();
+      spy.mockRestore();
+    },
+  };
+}
+
+/** Lets every callback and promise job already due run (several event-loop turns). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
