@@ -8,7 +8,6 @@
 import type { AnyAgentTool } from "@knightcode/agent";
 import type { McpServerStatus } from "@knightcode/app-server-protocol";
 import { type ConfiguredMcpServer, type McpServerSettings, mcpServerConfigProblem } from "@knightcode/config";
-import { agentToolOf } from "./agent-tools.ts";
 import type { ConnectionLease, McpHub } from "./mcp-hub.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 import { uniqueToolNames } from "./tool-names.ts";
@@ -112,11 +111,18 @@ export class ThreadMcpServers {
   /** The agent tools of every ready server, after refetching lists the servers said changed. */
   async tools(): Promise<AnyAgentTool[]> {
     const ready = this.#held.filter((held) => held.lease.connection.state === "ready");
+    if (ready.length === 0) return [];
     await Promise.all(ready.map((held) => held.lease.connection.refreshTools()));
-    return ready.flatMap((held) => this.#toolsOf(held.spec, held.lease.connection));
+    // The adapter (argument validation, result content) loads with the first tools asked for.
+    const { agentToolOf } = await import("./agent-tools.ts");
+    return ready.flatMap((held) => this.#toolsOf(held.spec, held.lease.connection, agentToolOf));
   }
 
-  #toolsOf(spec: ThreadServerSpec, connection: McpServerConnection): AnyAgentTool[] {
+  #toolsOf(
+    spec: ThreadServerSpec,
+    connection: McpServerConnection,
+    agentToolOf: typeof import("./agent-tools.ts").agentToolOf,
+  ): AnyAgentTool[] {
     const allowed = spec.config.tools;
     const tools = connection.tools.filter((tool) => allowed === undefined || allowed.includes(tool.name));
     const names = uniqueToolNames(

@@ -35,7 +35,9 @@ import {
   type ThreadUnsubscribeResult,
 } from "@knightcode/app-server-protocol";
 import { configuredMcpServers, resolveAgentDir } from "@knightcode/config";
-import { McpHub, serverStatus, threadServerSpecs } from "@knightcode/mcp";
+// the hub and the server specs, not the tool adapter (it loads with the first MCP tools)
+import { McpHub } from "@knightcode/mcp/mcp-hub";
+import { serverStatus, threadServerSpecs } from "@knightcode/mcp/thread-servers";
 import { type SessionFile, SessionFile as SessionFiles, ThreadLister } from "@knightcode/session-store";
 import type {
   Caller,

@@ -4,7 +4,8 @@
  * `McpHub` so threads with the same server config and cwd share one process.
  */
 import { configuredMcpServers } from "@knightcode/config";
-import { type McpHub, ThreadMcpServers, threadServerSpecs } from "@knightcode/mcp";
+import type { McpHub } from "@knightcode/mcp";
+import { ThreadMcpServers, threadServerSpecs } from "@knightcode/mcp/thread-servers";
 import type { Warning } from "../shapes.ts";
 import type { ThreadToolSource, ToolSourceContext } from "./tool-sources.ts";
 
