@@ -16,14 +16,16 @@ export {
   parseModelsConfig,
   readModelsConfig,
 } from "./models-config.ts";
-export { anthropicRequest, streamAnthropicMessages } from "./providers/anthropic-messages.ts";
 export type { DemoPlan } from "./providers/demo.ts";
 export { DEMO_MODEL, DEMO_WRITE_CONTENT, planDemoReply, streamDemo } from "./providers/demo.ts";
-export { chatCompletionsRequest, streamOpenAICompletions } from "./providers/openai-completions.ts";
-export { responsesRequest, streamOpenAIResponses } from "./providers/openai-responses.ts";
-export { preloadProvider } from "./providers/sdk.ts";
 export { MissingApiKeyError } from "./providers/shared.ts";
-export { complete, registerApiProvider, streamModel, unregisterApiProvider } from "./stream.ts";
+export {
+  complete,
+  preloadProvider,
+  registerApiProvider,
+  streamModel,
+  unregisterApiProvider,
+} from "./stream.ts";
 export {
   ANTHROPIC_THINKING_BUDGETS,
   anthropicThinking,

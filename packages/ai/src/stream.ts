@@ -1,9 +1,8 @@
 import { createAssistantMessageStream } from "./event-stream.ts";
 import { AssistantMessageBuilder } from "./message-builder.ts";
-import { streamAnthropicMessages } from "./providers/anthropic-messages.ts";
 import { streamDemo } from "./providers/demo.ts";
-import { streamOpenAICompletions } from "./providers/openai-completions.ts";
-import { streamOpenAIResponses } from "./providers/openai-responses.ts";
+import { type LazyProvider, lazyProvider } from "./providers/lazy-provider.ts";
+import { preloadSdk } from "./providers/sdk.ts";
 import type {
   AssistantMessage,
   AssistantMessageStream,
@@ -13,12 +12,30 @@ import type {
   StreamOptions,
 } from "./types.ts";
 
+/** The HTTP providers, each loaded with its first request (or `preloadProvider`). */
+const LAZY: Record<string, LazyProvider> = {
+  "anthropic-messages": lazyProvider(
+    async () => (await import("./providers/anthropic-messages.ts")).streamAnthropicMessages,
+  ),
+  "openai-responses": lazyProvider(
+    async () => (await import("./providers/openai-responses.ts")).streamOpenAIResponses,
+  ),
+  "openai-completions": lazyProvider(
+    async () => (await import("./providers/openai-completions.ts")).streamOpenAICompletions,
+  ),
+};
 const BUILT_IN: Record<string, StreamFunction> = {
-  "anthropic-messages": streamAnthropicMessages,
-  "openai-responses": streamOpenAIResponses,
-  "openai-completions": streamOpenAICompletions,
+  ...Object.fromEntries(Object.entries(LAZY).map(([api, provider]) => [api, provider.stream])),
   demo: streamDemo,
 };
+
+/**
+ * Loads what the first request to `api` needs (the provider's module and its SDK) in the
+ * background, so a thread's first turn does not wait for it. Never rejects.
+ */
+export async function preloadProvider(api: string): Promise<void> {
+  await Promise.all([preloadSdk(api), LAZY[api]?.preload()]);
+}
 const registered = new Map<string, StreamFunction>();
 
 /** Adds (or replaces) the stream function for an API name, e.g. from an extension. */

@@ -3,7 +3,6 @@ import { tempAgentDir } from "@knightcode/testkit";
 import {
   type Context,
   chatCompat,
-  chatCompletionsRequest,
   DEMO_MODEL,
   detectedCompat,
   emptyUsage,
@@ -11,6 +10,7 @@ import {
   ModelRegistry,
   ModelsConfigError,
 } from "../src/index.ts";
+import { chatCompletionsRequest } from "../src/providers/built-in.ts";
 
 const model = (provider: string, baseUrl?: string, compat?: Record<string, unknown>): Model => ({
   ...DEMO_MODEL,

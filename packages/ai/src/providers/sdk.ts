@@ -127,7 +127,7 @@ export async function anthropicClient(
  * retried by the request and reported there as an `error` event. APIs without an SDK (the
  * demo model, registered providers) need nothing.
  */
-export async function preloadProvider(api: string): Promise<void> {
+export async function preloadSdk(api: string): Promise<void> {
   const load =
     api === "anthropic-messages"
       ? sdkModules.anthropic

@@ -1,14 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  type AssistantMessage,
-  anthropicRequest,
-  type Context,
-  chatCompletionsRequest,
-  DEMO_MODEL,
-  emptyUsage,
-  type Model,
-  responsesRequest,
-} from "../../src/index.ts";
+import { type AssistantMessage, type Context, DEMO_MODEL, emptyUsage, type Model } from "../../src/index.ts";
+import { anthropicRequest, chatCompletionsRequest, responsesRequest } from "../../src/providers/built-in.ts";
 
 const model: Model = {
   ...DEMO_MODEL,

@@ -50,7 +50,7 @@ async function run(model: Model, options: StreamOptions = { apiKey: "key-a" }) {
 }
 
 describe("the vendor SDKs load on first use", () => {
-  test("importing @knightcode/ai loads neither SDK; the first stream of each API loads only its own", async () => {
+  test("importing @knightcode/ai loads neither SDK nor provider module; the first stream of each API loads only its own", async () => {
     mock.reset();
     mock.enqueue(
       { steps: [{ type: "text", text: "from completions", deltas: 2 }] },
@@ -79,11 +79,24 @@ describe("the vendor SDKs load on first use", () => {
       stopReason?: string;
     }[];
     expect(steps.map(({ step, loaded }) => ({ step, loaded }))).toEqual([
-      { step: "import", loaded: { openai: false, anthropic: false } },
-      { step: "demo", loaded: { openai: false, anthropic: false } },
-      { step: "openai-completions", loaded: { openai: true, anthropic: false } },
-      { step: "openai-responses", loaded: { openai: true, anthropic: false } },
-      { step: "anthropic-messages", loaded: { openai: true, anthropic: true } },
+      { step: "import", loaded: { openai: false, anthropic: false, providers: [] } },
+      { step: "demo", loaded: { openai: false, anthropic: false, providers: [] } },
+      {
+        step: "openai-completions",
+        loaded: { openai: true, anthropic: false, providers: ["openai-completions"] },
+      },
+      {
+        step: "openai-responses",
+        loaded: { openai: true, anthropic: false, providers: ["openai-completions", "openai-responses"] },
+      },
+      {
+        step: "anthropic-messages",
+        loaded: {
+          openai: true,
+          anthropic: true,
+          providers: ["openai-completions", "openai-responses", "anthropic-messages"],
+        },
+      },
     ]);
     expect(steps[1]?.text).toContain("offline demo");
     expect(steps.slice(2).map(({ text, stopReason }) => ({ text, stopReason }))).toEqual([

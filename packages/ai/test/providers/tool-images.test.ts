@@ -8,14 +8,13 @@ import {
 import {
   type AssistantMessage,
   type Context,
-  chatCompletionsRequest,
   emptyUsage,
   type ImageContent,
   type Model,
-  responsesRequest,
   streamModel,
   type ToolResultMessage,
 } from "../../src/index.ts";
+import { chatCompletionsRequest, responsesRequest } from "../../src/providers/built-in.ts";
 
 // Tool results with images: the OpenAI formats send a tool's output as text and its images
 // in a user message, which must come after every tool output of the assistant turn.
