@@ -204,18 +204,18 @@ export class ThreadManager implements ThreadManagerApi {
         },
         this.creation,
       );
-    });
+    }, [() => import("@knightcode/approvals"), () => import("@knightcode/agent")]);
   }
 
   /**
    * After the first thread has answered (start, resume or fork), loads the turn methods in
-   * the background, so the prompt that usually follows finds them ready. A timer, not a
-   * microtask: the answer is written before the load's module evaluation holds the thread.
+   * the background, so the prompt that usually follows finds them ready. On timers, not
+   * in a microtask: the answer is written before module evaluation holds the thread.
    */
   private preloadTurns(): void {
     if (this.turnsPreloaded) return;
     this.turnsPreloaded = true;
-    setTimeout(() => this.turns.preload(), 0);
+    this.turns.preload();
   }
 
   /** What extension APIs do to turns, through the same operations the protocol uses. */
