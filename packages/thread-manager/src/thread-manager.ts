@@ -204,7 +204,12 @@ export class ThreadManager implements ThreadManagerApi {
         },
         this.creation,
       );
-    }, [() => import("@knightcode/approvals"), () => import("@knightcode/agent")]);
+    }, [
+      () => import("@knightcode/approvals"),
+      () => import("@knightcode/agent"),
+      // not the turn methods' own graph: the rest of compaction, which a first prompt's check loads
+      () => import("@knightcode/compaction"),
+    ]);
   }
 
   /**
