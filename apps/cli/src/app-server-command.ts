@@ -1,7 +1,8 @@
 /**
  * `knightcode app-server`: the host process around the server's stdio loop. The host
- * loads in the background (`lazy-host.ts`), so `initialize` is answered before it is
- * ready; requests that need it wait.
+ * loads in the background (`lazy-host.ts`) while the server starts reading; `initialize`
+ * is answered once it has loaded, so the first thread/start, list or read after the
+ * handshake runs at once instead of waiting for the load.
  */
 import { keepConsoleOffStdout, serveStdio } from "@knightcode/app-server";
 import type { ServerOptions } from "./args.ts";
@@ -17,5 +18,6 @@ export async function runAppServer(options: ServerOptions): Promise<void> {
     ...rest,
     ...(sandbox === "tools" ? { sandbox: true } : {}),
   });
-  await serveStdio({ ...host.serverOptions, onShutdown: host.dispose });
+  // `initialize` is answered once the host has loaded: the client's next requests need it
+  await serveStdio({ ...host.serverOptions, ready: host.loaded, onShutdown: host.dispose });
 }

@@ -28,6 +28,8 @@ export interface LazyHostOptions {
 /** Server options over a host that is still loading, plus its disposal. */
 export interface LazyHost {
   serverOptions: AppServerOptions;
+  /** Settles when the host has loaded (or failed to). */
+  loaded: Promise<unknown>;
   dispose(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export function startLazyHost(options: LazyHostOptions): LazyHost {
       serverInfo: { name: "knightcode-app-server", version: "0.1.0" },
       ...(fdOverride === undefined ? {} : { fileSearch: { fdCandidates: [fdOverride] } }),
     },
+    loaded: host,
     dispose: async () => (await host).dispose(),
   };
 }

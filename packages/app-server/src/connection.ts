@@ -35,6 +35,8 @@ export interface ConnectionHost {
   /** Handles a validated, initialized request; resolves with the result to send (or a {@link FollowedResult}). */
   dispatch(connection: Connection, method: string, params: unknown, id: RequestId): Promise<unknown>;
   initializeResult(): unknown;
+  /** What the `initialize` answer waits for (see `AppServerOptions.ready`). */
+  ready(): Promise<unknown> | undefined;
   isShuttingDown(): boolean;
   connectionClosed(connection: Connection): void;
 }
@@ -57,6 +59,8 @@ export class Connection {
   private readonly outstanding = new Map<RequestId, OutstandingRequest>();
   private nextServerRequestId = 1;
   private settledWaiters: (() => void)[] = [];
+  /** Messages that arrived while the `initialize` answer waited for the server to be ready, in order. */
+  private held: unknown[] | undefined;
 
   constructor(
     readonly id: string,
@@ -140,6 +144,10 @@ export class Connection {
 
   private receive(raw: unknown): void {
     if (this.state === "closed") return;
+    if (this.held !== undefined) {
+      this.held.push(raw);
+      return;
+    }
     const classified = classifyMessage(raw);
     if (classified === null) {
       this.answerMalformed(raw);
@@ -212,7 +220,23 @@ export class Connection {
     this.optOut = new Set(init.capabilities?.optOutNotifications ?? []);
     this.showsExtensionDialogs = init.capabilities?.extensionDialogs === true;
     this.state = "initializing";
-    this.sendResponse({ id, result: this.host.initializeResult() });
+    const ready = this.host.ready();
+    if (ready === undefined) {
+      this.sendResponse({ id, result: this.host.initializeResult() });
+      return;
+    }
+    // Every method after the handshake needs what `ready` waits for; answering earlier
+    // would only move the wait into the client's first request. What the client sends
+    // meanwhile (a pipelined `initialized` and requests) is handled after the answer, in order.
+    this.held = [];
+    const answer = () => {
+      const held = this.held ?? [];
+      this.held = undefined;
+      if (this.state === "closed") return;
+      this.sendResponse({ id, result: this.host.initializeResult() });
+      for (const raw of held) this.receive(raw);
+    };
+    ready.then(answer, answer);
   }
 
   private receiveResponse(message: { id: RequestId | null; result?: unknown; error?: unknown }): void {

@@ -37,6 +37,13 @@ export interface AppServerOptions {
   shutdownAnswerMs?: number;
   /** The collection after a turn once the server is quiet; `false` turns it off. */
   idleCollect?: IdleCollectorOptions | false;
+  /**
+   * Settles when the server can serve what follows the handshake (the thread host
+   * loading in the background): `initialize` is answered once it has, so the first
+   * request after it does not wait for the load. A rejection still answers (requests
+   * then report the failure). Absent: `initialize` is answered at once.
+   */
+  ready?: Promise<unknown>;
 }
 
 /** Per-connection options. */
@@ -136,6 +143,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         homeDir: homedir(),
       },
     }),
+    ready: () => options.ready,
     isShuttingDown: () => shuttingDown !== undefined,
     connectionClosed(connection) {
       if (!connections.delete(connection.id)) return;

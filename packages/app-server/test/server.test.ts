@@ -410,3 +410,42 @@ describe("shutdown", () => {
     expect((await a.response(1)).result).toEqual({ models: [] });
   });
 });
+
+describe("initialize waits for the server to be ready", () => {
+  test("the answer waits for `ready`; what the client pipelined meanwhile runs after it, in order", async () => {
+    const threads = new FakeThreadManager();
+    const { promise: ready, resolve } = Promise.withResolvers<void>();
+    const server = createAppServer({ threads, ready });
+    servers.push(server);
+    const peer = await rawPeer(server);
+    peer.send({ id: 1, method: "initialize", params: { clientInfo: { name: "t" } } });
+    peer.send({ method: "initialized", params: {} });
+    peer.send({ id: 2, method: "model/list", params: {} });
+    const order: unknown[] = [];
+    const first = peer.response(1).then((m) => order.push(m.id));
+    const second = peer.response(2).then((m) => {
+      order.push(m.id);
+      return m;
+    });
+    // The in-memory transport delivers synchronously, so the server has read all three
+    // lines; once every pending microtask has run (a setImmediate turn), nothing may be answered.
+    await new Promise((settle) => setImmediate(settle));
+    expect(peer.received.filter((m) => "id" in m)).toEqual([]);
+    expect(order).toEqual([]);
+    resolve();
+    await first;
+    expect((await second).result).toEqual({ models: [] });
+    expect(order).toEqual([1, 2]);
+  });
+
+  test("a failed load still answers initialize; requests then get their own errors", async () => {
+    const threads = new FakeThreadManager();
+    const ready = Promise.reject(new Error("the host did not load"));
+    const server = createAppServer({ threads, ready });
+    servers.push(server);
+    const peer = await rawPeer(server);
+    await peer.handshake();
+    peer.send({ id: 2, method: "model/list", params: {} });
+    expect((await peer.response(2)).result).toEqual({ models: [] });
+  });
+});
