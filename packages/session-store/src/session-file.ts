@@ -12,7 +12,7 @@ import {
   readFileSync,
   realpathSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildSessionContext, type SessionContext } from "./context.ts";
 import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
 import type { SessionDamage } from "./entry-links.ts";
@@ -24,6 +24,7 @@ import {
   APPEND_FLAGS,
   checkNewEntryId,
   createTranscriptFile,
+  fsyncDir,
   parseOrThrow,
   realPathOf,
   rewriteMigrated,
@@ -71,8 +72,19 @@ export interface AppendOptions {
 /** A transcript just created by `SessionFile.createSyncing`, its fsyncs still running. */
 export interface SyncingSession {
   session: SessionFile;
-  /** Settles once the header, the initial entries and the file's name are durable; rejects with the fsync's error. */
+  /**
+   * Settles once the pool's fsyncs are done: the header, the initial entries and the
+   * file's name are durable. Rejects with the file fsync's error.
+   */
   durable: Promise<void>;
+  /**
+   * Makes the file durable before it returns, without giving the event loop a turn:
+   * nothing more once the pool's fsyncs have reported (their error, if any, is thrown);
+   * otherwise an fsync of the writer and one of the directory on the main thread, cheap
+   * once the pool's have run, since the journal commit they wait for is done or under
+   * way. For a caller that must not let other queued work run before its answer.
+   */
+  ensureDurable(): void;
 }
 
 /** A session transcript opened for reading, or owned for appending. */
@@ -157,10 +169,11 @@ export class SessionFile {
 
   /**
    * `create` without waiting for the disk: the transcript exists, owned and with its
-   * whole content written, when this returns; `durable` settles when its fsyncs (file and
-   * directory, on Bun's thread pool) are done, so a caller can do other work meanwhile
-   * and acknowledge the new file only after `await durable`. On a rejection the caller
-   * closes the session (as `create` does). Closing it before `durable` settles is safe:
+   * whole content written, when this returns, and its fsyncs (file and directory) run on
+   * Bun's thread pool, so a caller can do other work meanwhile and acknowledge the new
+   * file only after `await durable`, or after `ensureDurable()` where letting other work
+   * run first would delay its answer. On a failure the caller closes the session (as
+   * `create` does). Closing it before `durable` settles is safe:
    * the fsyncs run on descriptors of their own. Errors up to the write (a bad entry ID,
    * which creates no file, an existing file, the lock, the write) are thrown here.
    */
@@ -184,7 +197,7 @@ export class SessionFile {
     try {
       const { fd, parsed, durable } = createTranscriptFile(realPath, header, entries);
       const session = new SessionFile({ path: join(options.dir, name), realPath, parsed, lock, fd });
-      return { session, durable };
+      return { session, durable, ensureDurable: finishDurability(session, durable) };
     } catch (error) {
       lock.release();
       throw error;
@@ -424,6 +437,31 @@ export class SessionFile {
     if (this.#closed || this.#fd === undefined) throw new Error(`session ${this.path} is closed`);
     return this.#fd;
   }
+}
+
+/**
+ * `SyncingSession.ensureDurable` of a new session. The writer's fsync sees the same
+ * writeback errors as the pool's (each descriptor opened before the data reached the
+ * disk reports them), so either answer is the file's.
+ */
+function finishDurability(session: SessionFile, durable: Promise<void>): () => void {
+  let reported: { error: unknown } | undefined;
+  durable.then(
+    () => {
+      reported = { error: undefined };
+    },
+    (error: unknown) => {
+      reported = { error };
+    },
+  );
+  return () => {
+    if (reported !== undefined) {
+      if (reported.error !== undefined) throw reported.error;
+      return;
+    }
+    session.sync();
+    fsyncDir(dirname(session.realPath));
+  };
 }
 
 /** `initialEntries` as stored: IDs chosen or generated, each the child of the previous. */

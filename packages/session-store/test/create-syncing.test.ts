@@ -1,13 +1,21 @@
 /**
  * `SessionFile.createSyncing` and the durability contract of `create`: the new file's
  * fsyncs run off the main thread on descriptors of their own; `create` answers only
- * after both (file and directory), and a failed fsync fails it with the lock released.
+ * after both (file and directory), and a failed fsync fails it with the lock released;
+ * `ensureDurable` makes the file durable without an await.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { lockPathFor, SessionFile } from "../src/index.ts";
-import { type HeldFsyncs, holdFsyncs, ioError, settle } from "./helpers/held-fsyncs.ts";
+import {
+  type HeldFsyncs,
+  holdFsyncs,
+  ioError,
+  type MainThreadFsync,
+  recordMainThreadFsyncs,
+  settle,
+} from "./helpers/held-fsyncs.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
 
 let held: HeldFsyncs | undefined;
@@ -138,6 +146,68 @@ describe("SessionFile.createSyncing", () => {
     ).toThrow(RangeError);
     expect(readdirSync(dir.path)).toEqual([]);
     expect(held.calls).toEqual([]);
+  });
+});
+
+describe("SyncingSession.ensureDurable", () => {
+  test("before the pool has reported: fsyncs the writer and the directory on the main thread", async () => {
+    await using dir = tempDir();
+    held = holdFsyncs();
+    const created = SessionFile.createSyncing({ dir: dir.path, cwd: "/proj", initialEntries: settings });
+    using main = recordMainThreadFsyncs();
+    created.ensureDurable();
+    expect(main.calls).toEqual([
+      { isDirectory: false, ino: statSync(created.session.realPath).ino },
+      { isDirectory: true, ino: statSync(dir.path).ino },
+    ]);
+    // The pool's fsyncs are still held; they finish (and close their descriptors) on their own.
+    expect(await settledYet(created.durable)).toBe(false);
+    held.releaseAll();
+    await created.durable;
+    created.session.close();
+  });
+
+  test("once the pool has reported success: nothing more to do", async () => {
+    await using dir = tempDir();
+    const created = SessionFile.createSyncing({ dir: dir.path, cwd: "/proj" });
+    await created.durable;
+    using main = recordMainThreadFsyncs();
+    created.ensureDurable();
+    expect(main.calls).toEqual([]);
+    created.session.close();
+  });
+
+  test("once the pool has reported a failure: throws it, without another fsync", async () => {
+    await using dir = tempDir();
+    held = holdFsyncs();
+    const created = SessionFile.createSyncing({ dir: dir.path, cwd: "/proj" });
+    held.calls[0]!.release(ioError());
+    held.calls[1]!.release();
+    await expect(created.durable).rejects.toMatchObject({ code: "EIO" });
+    using main = recordMainThreadFsyncs();
+    expect(() => created.ensureDurable()).toThrow(expect.objectContaining({ code: "EIO" }));
+    expect(main.calls).toEqual([]);
+    created.session.close();
+  });
+
+  test("a failed fsync of the writer throws; a directory that refuses fsync does not", async () => {
+    await using dir = tempDir();
+    held = holdFsyncs();
+    const failing = (kind: "file" | "directory") => (call: MainThreadFsync) =>
+      call.isDirectory === (kind === "directory") ? ioError() : undefined;
+    const first = SessionFile.createSyncing({ dir: dir.path, cwd: "/proj" });
+    {
+      using _ = recordMainThreadFsyncs({ fail: failing("file") });
+      expect(() => first.ensureDurable()).toThrow(expect.objectContaining({ code: "EIO" }));
+    }
+    first.session.close();
+    const second = SessionFile.createSyncing({ dir: dir.path, cwd: "/proj" });
+    {
+      using main = recordMainThreadFsyncs({ fail: failing("directory") });
+      second.ensureDurable();
+      expect(main.calls.map((c) => c.isDirectory)).toEqual([false, true]);
+    }
+    second.session.close();
   });
 });
 

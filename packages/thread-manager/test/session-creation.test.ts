@@ -1,29 +1,50 @@
 import { describe, expect, spyOn, test } from "bun:test";
 import * as fs from "node:fs";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { projectDirName, SessionFile, sessionsRoot } from "@knightcode/session-store";
 import { textReply } from "@knightcode/testkit";
 import { remapBranch } from "../src/threads/session-creation.ts";
 import { createHarness } from "./support/harness.ts";
 
 /**
- * Counts fsyncs (files and directories) made while `run` runs: `fsync` on the thread
- * pool, as a new transcript gets them, and `fsyncSync` on the main thread.
+ * The fsyncs made while `run` runs, as the inodes they named: `fsync` on the thread pool
+ * and `fsyncSync` on the main thread.
  */
 async function countFsyncs<T>(
   run: () => Promise<T>,
-): Promise<{ result: T; fsyncs: number; onMainThread: number }> {
-  const background = spyOn(fs, "fsync");
-  const onMain = spyOn(fs, "fsyncSync");
+): Promise<{ result: T; background: number[]; onMainThread: number[] }> {
+  const background: number[] = [];
+  const onMainThread: number[] = [];
+  const { fsync, fsyncSync } = fs;
+  const pool = spyOn(fs, "fsync").mockImplementation(((fd: number, callback: (error: unknown) => void) => {
+    background.push(fs.fstatSync(fd).ino);
+    fsync(fd, callback);
+  }) as typeof fs.fsync);
+  const main = spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+    onMainThread.push(fs.fstatSync(fd).ino);
+    fsyncSync(fd);
+  });
   try {
-    const result = await run();
-    const onMainThread = onMain.mock.calls.length;
-    return { result, fsyncs: background.mock.calls.length + onMainThread, onMainThread };
+    return { result: await run(), background, onMainThread };
   } finally {
-    background.mockRestore();
-    onMain.mockRestore();
+    pool.mockRestore();
+    main.mockRestore();
   }
+}
+
+/**
+ * A new transcript's fsyncs: one of the file (header and entries together) and one of
+ * its directory on the thread pool, and nothing else; the main thread, unless the pool
+ * had already reported, repeats the same two (cheaply) before the answer.
+ */
+function expectNewTranscriptFsyncs(
+  path: string,
+  seen: { background: number[]; onMainThread: number[] },
+): void {
+  const pair = [fs.statSync(path).ino, fs.statSync(dirname(path)).ino];
+  expect(seen.background).toEqual(pair);
+  expect([[], pair]).toContainEqual(seen.onMainThread);
 }
 
 const linesOf = (path: string) =>
@@ -69,22 +90,15 @@ describe("fork copies", () => {
 });
 
 describe("first entries are written with the header", () => {
-  test("thread/start: settings entries follow the header in order, durable at two fsyncs", async () => {
+  test("thread/start: settings entries follow the header in order, made durable together", async () => {
     await using h = await createHarness();
-    const {
-      result: started,
-      fsyncs,
-      onMainThread,
-    } = await countFsyncs(() =>
+    const { result: started, ...seen } = await countFsyncs(() =>
       h.manager.startThread(
         { cwd: h.dir.cwd, model: { provider: h.model.provider, id: h.model.id }, name: "named" },
         h.desktop(),
       ),
     );
-    // The transcript (header and entries together) and its directory; nothing else, and
-    // neither on the main thread.
-    expect(fsyncs).toBe(2);
-    expect(onMainThread).toBe(0);
+    expectNewTranscriptFsyncs(started.thread.path!, seen);
     const lines = linesOf(started.thread.path!);
     expect(lines.map((e) => e.type)).toEqual(["approval_mode", "model_change", "session_info"]);
     expect(lines.map((e) => e.parentId)).toEqual([null, lines[0]!.id, lines[1]!.id]);
@@ -103,16 +117,13 @@ describe("first entries are written with the header", () => {
     expect(reopened.skippedLines).toBe(0);
   });
 
-  test("thread/fork: the copied branch and its name are written with the header at two fsyncs", async () => {
+  test("thread/fork: the copied branch and its name are written with the header, made durable together", async () => {
     await using h = await createHarness();
     const started = await h.manager.startThread({ cwd: h.dir.cwd, name: "src" }, h.desktop());
-    const {
-      result: forked,
-      fsyncs,
-      onMainThread,
-    } = await countFsyncs(() => h.manager.forkThread({ threadId: started.thread.id }, h.desktop()));
-    expect(fsyncs).toBe(2);
-    expect(onMainThread).toBe(0);
+    const { result: forked, ...seen } = await countFsyncs(() =>
+      h.manager.forkThread({ threadId: started.thread.id }, h.desktop()),
+    );
+    expectNewTranscriptFsyncs(forked.thread.path!, seen);
     const source = linesOf(started.thread.path!);
     const copy = linesOf(forked.thread.path!);
     expect(copy.map((e) => e.type)).toEqual([...source.map((e) => e.type), "session_info"]);

@@ -1,11 +1,11 @@
 /**
  * Creating transcripts: a new thread's file with its initial settings, and a fork that
  * copies a branch into a new session. Both write their first entries with the header
- * (`initialEntries`: two fsyncs, file and directory) and hand back the file with its
- * `durable` promise (`SessionFile.createSyncing`): the fsyncs run while the thread is
- * adopted, and nothing is acknowledged before both. A fork's copies get new entry IDs, so every reference
- * between entries (turn ends, compaction boundaries, context edits, labels, branch
- * summaries) is rewritten to the copy's IDs.
+ * (`initialEntries`: two fsyncs, file and directory) and hand the file back before they
+ * are done (`SessionFile.createSyncing`): the fsyncs run on the thread pool while the
+ * thread is adopted, and nothing is acknowledged before `ensureDurable`. A fork's copies
+ * get new entry IDs, so every reference between entries (turn ends, compaction
+ * boundaries, context edits, labels, branch summaries) is rewritten to the copy's IDs.
  */
 import type { Model } from "@knightcode/ai";
 import type { ApprovalMode, ThinkingLevel } from "@knightcode/app-server-protocol";

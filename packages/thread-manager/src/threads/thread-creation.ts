@@ -3,8 +3,9 @@
  * (`/new`, `/fork`) all make a transcript in the directory `SessionDirectories` picks,
  * adopt it as a loaded thread and announce it with `thread/started`. Subscribing is the
  * caller's business (a replacement moves every subscriber of the old thread). The new
- * transcript's fsyncs run while it is adopted; the thread is registered, announced and
- * answered only once they are done.
+ * transcript's fsyncs run on the thread pool while it is adopted; the thread is
+ * registered, announced and answered only once the file is durable, checked without
+ * an await (`ensureDurable`), so no other queued work runs before the answer.
  */
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type McpServers, type ThreadStartParams } from "@knightcode/app-server-protocol";
@@ -94,16 +95,16 @@ export class ThreadCreation {
    * closed (its lock released) and nothing stays registered.
    */
   private async adopt(
-    { session, durable }: SyncingSession,
+    created: SyncingSession,
     caller: Caller,
     project: ProjectSettings,
     warnings: Warning[],
     mcpServers: McpServers | undefined,
   ): Promise<ThreadRuntime> {
     try {
-      return await this.host.registry.adopt(session, caller, project, warnings, mcpServers, durable);
+      return await this.host.registry.adopt(created.session, caller, project, warnings, mcpServers, created);
     } catch (error) {
-      session.close();
+      created.session.close();
       throw error;
     }
   }

@@ -14,7 +14,7 @@ import {
 } from "@knightcode/app-server-protocol";
 import { defaultApprovalMode } from "@knightcode/approvals/modes";
 import type { McpHub } from "@knightcode/mcp";
-import { SessionFile } from "@knightcode/session-store";
+import { SessionFile, type SyncingSession } from "@knightcode/session-store";
 import type { Caller, ServerRequestPort, ThreadManagerEvent } from "../api.ts";
 import type { Clock } from "../clock.ts";
 import {
@@ -143,8 +143,9 @@ export class ThreadRegistry {
 
   /**
    * Wraps an owned session as a loaded thread with its extensions and branch settings.
-   * `durable`, a new transcript's fsyncs, is awaited before the thread is registered; if
-   * it rejects, everything built for the thread is disposed (the caller closes the session).
+   * A new transcript is made durable (`ensureDurable`, its fsyncs having run meanwhile)
+   * before the thread is registered; if that fails, everything built for the thread is
+   * disposed (the caller closes the session).
    */
   async adopt(
     session: SessionFile,
@@ -152,7 +153,7 @@ export class ThreadRegistry {
     project: ProjectSettings,
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
-    durable?: Promise<void>,
+    durable?: Pick<SyncingSession, "ensureDurable">,
   ): Promise<ThreadRuntime> {
     // The tool backend comes first: extensions get it for `exec` and `ctx.toolOperations()`.
     const tools: ThreadToolBackend = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
@@ -180,7 +181,7 @@ export class ThreadRegistry {
     runtime.tools = tools;
     try {
       warnings.push(...(await this.attachToolSources(runtime, project, mcpServers)));
-      await durable;
+      durable?.ensureDurable();
     } catch (error) {
       await this.releaseToolSources(runtime);
       await tools.dispose().catch(() => undefined);

@@ -80,7 +80,40 @@ export function holdFsyncs(): HeldFsyncs {
   };
 }
 
-/** Lets every callback and promise job already due run (several event-loop turns). */
+/** One `fsyncSync` (main thread) as a spy saw it. */
+export interface MainThreadFsync {
+  isDirectory: boolean;
+  ino: number;
+}
+
+/**
+ * Records every `fsyncSync` (the main thread's fsyncs) and lets it run, or throws what
+ * `fail` returns for it instead. `onCall` runs at each, to order it against other events.
+ */
+export function recordMainThreadFsyncs(
+  options: {
+    fail?: (call: MainThreadFsync) => Error | undefined;
+    onCall?: (call: MainThreadFsync) => void;
+  } = {},
+): { readonly calls: MainThreadFsync[] } & Disposable {
+  const realFsyncSync = fs.fsyncSync;
+  const calls: MainThreadFsync[] = [];
+  const spy = spyOn(fs, "fsyncSync").mockImplementation((fd: number) => {
+    const stat = fs.fstatSync(fd);
+    const call = { isDirectory: stat.isDirectory(), ino: stat.ino };
+    calls.push(call);
+    options.onCall?.(call);
+    const error = options.fail?.(call);
+    if (error) throw error;
+    realFsyncSync(fd);
+  });
+  return { calls, [Symbol.dispose]: () => spy.mockRestore() };
+}
+
+/**
+ * Lets every callback and promise job already due run (several event-loop turns); used
+ * only to show that something has not happened, never to wait for something.
+ */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
