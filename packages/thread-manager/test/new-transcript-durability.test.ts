@@ -129,3 +129,26 @@ describe("a failed fsync of the new transcript", () => {
     });
   }
 });
+
+describe("a failed adoption of a new transcript", () => {
+  test("closes it: a tool source that fails leaves the file unlocked", async () => {
+    const h = await createHarness({
+      manager: () => ({
+        toolSources: [
+          async () => {
+            throw new Error("tool source refused");
+          },
+        ],
+      }),
+    });
+    await using _ = h;
+    await expect(h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).rejects.toMatchObject({
+      code: "internal",
+      message: "tool source refused",
+    });
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    const [listed] = (await h.manager.listThreads({}, h.desktop())).threads;
+    using reopened = await SessionFile.openOwned(listed!.path!);
+    expect(reopened.id).toBe(listed!.id);
+  });
+});
