@@ -172,8 +172,8 @@ export class SessionFile {
    * whole content written, when this returns, and its fsyncs (file and directory) run on
    * Bun's thread pool, so a caller can do other work meanwhile and acknowledge the new
    * file only after `await durable`, or after `ensureDurable()` where letting other work
-   * run first would delay its answer. On a failure the caller closes the session (as
-   * `create` does). Closing it before `durable` settles is safe:
+   * run first would delay its answer (on the open session). On a failure the caller
+   * closes the session (as `create` does). Closing it before `durable` settles is safe:
    * the fsyncs run on descriptors of their own. Errors up to the write (a bad entry ID,
    * which creates no file, an existing file, the lock, the write) are thrown here.
    */
