@@ -1,9 +1,9 @@
 /**
  * Cold start as a new user meets it: a fresh `knightcode app-server` process with an empty
  * HOME (no agent dir, no settings, no sessions), timed from spawn to the `initialize`
- * result and on to the first `thread/start` result; the warm figure is the faster of two
- * more `thread/start`s in the same process, one at once and one after a quiet pause (see
- * `once`). Three ways to run it:
+ * result and on to the first `thread/start` result; the warm figure is the median of five
+ * more `thread/start`s in the same process once it is quiet (see `once`). Three ways to
+ * run it:
  *
  * - compiled: `dist/knightcode` as `bun run build` makes it (built into a temp dir here,
  *   so the figures are for the code as it is now);
@@ -26,8 +26,10 @@ const ROOT = join(import.meta.dir, "..");
 const MAIN = join(ROOT, "apps", "cli", "src", "main.ts");
 const runsArg = process.argv.indexOf("--runs");
 const RUNS = runsArg === -1 ? 8 : Number(process.argv[runsArg + 1]) || 8;
-/** Quiet time before the last warm thread/start (background preloads finish well within it). */
+/** Quiet time before the warm thread/starts (background preloads finish well within it). */
 const WARM_AFTER_MS = 300;
+/** Warm thread/starts per spawn; their median is the spawn's warm figure. */
+const WARM_STARTS = 5;
 const onlyArg = process.argv.indexOf("--only");
 const ONLY = onlyArg === -1 ? undefined : process.argv[onlyArg + 1];
 
@@ -98,16 +100,17 @@ async function once(way: Way, index: number): Promise<Sample> {
   const initialized = performance.now();
   await client.request("thread/start", { cwd });
   const firstReady = performance.now();
-  // The warm figure is the faster of two more thread/starts: one sent at once (it shares
-  // the thread with the turn machinery the server preloads once the first thread has
-  // answered, which would flatter "cold over warm") and one after a quiet pause (which
-  // pays for waking an idle process instead).
-  await client.request("thread/start", { cwd });
-  const atOnce = performance.now() - firstReady;
+  // The warm figure is the median of several thread/starts back to back once the server
+  // is quiet: one sent at once would share the thread with the turn machinery the server
+  // preloads after the first thread answers (flattering "cold over warm"), and a single
+  // one after a pause pays for waking an idle process.
   await Bun.sleep(WARM_AFTER_MS);
-  const quietStarted = performance.now();
-  await client.request("thread/start", { cwd });
-  const afterQuiet = performance.now() - quietStarted;
+  const warm: number[] = [];
+  for (let i = 0; i < WARM_STARTS; i++) {
+    const started = performance.now();
+    await client.request("thread/start", { cwd });
+    warm.push(performance.now() - started);
+  }
   child.stdin.end();
   if ((await child.exited) !== 0) throw new Error(`${way.name}: the server failed:\n${await log}`);
   const usage = child.resourceUsage();
@@ -115,7 +118,7 @@ async function once(way: Way, index: number): Promise<Sample> {
     serverCpu: usage === undefined ? Number.NaN : Number(usage.cpuTime.total) / 1000,
     initialize: initialized - spawned,
     firstThread: firstReady - initialized,
-    warmThread: Math.min(atOnce, afterQuiet),
+    warmThread: median(warm),
     ready: firstReady - spawned,
   };
 }
