@@ -3,30 +3,21 @@
  * schema or a plain object). Models often send numbers as strings; those are coerced
  * before checking, never after.
  *
- * TypeBox's compiler and value modules load on the first validation, not with the agent:
- * from source they are hundreds of small files, which every start would otherwise parse
- * before its first thread was ready (docs/cold-start.md).
+ * TypeBox's compiler and value modules load on the first validation, not with the agent
+ * (`typebox-runtime.ts` says from where): from source they are hundreds of small files,
+ * which every start would otherwise parse before its first thread was ready
+ * (docs/cold-start.md).
  */
 import type { TSchema } from "typebox";
 import type * as TypeBoxCompile from "typebox/compile";
-import type * as TypeBoxValue from "typebox/value";
+import { loadTypeBoxRuntime, type TypeBoxRuntime } from "./typebox-runtime.ts";
 
 type Validator = ReturnType<typeof TypeBoxCompile.Compile<TSchema>>;
-
-interface TypeBoxRuntime {
-  Compile: typeof TypeBoxCompile.Compile;
-  Value: typeof TypeBoxValue.default;
-}
 
 let runtime: TypeBoxRuntime | undefined;
 
 function typebox(): TypeBoxRuntime {
-  // `require` keeps validation synchronous; Bun loads the ES modules, and the bundler of
-  // the compiled binary follows it like an import.
-  runtime ??= {
-    Compile: (require("typebox/compile") as typeof TypeBoxCompile).Compile,
-    Value: (require("typebox/value") as typeof TypeBoxValue).default,
-  };
+  runtime ??= loadTypeBoxRuntime();
   return runtime;
 }
 
