@@ -22,7 +22,11 @@ export interface TypeBoxRuntime {
 /** The TypeBox version this package pins (exactly, so it is the installed one). */
 export const TYPEBOX_VERSION: string = agentPackage.dependencies.typebox;
 
-/** Where the workspace's `postinstall` writes the bundle for {@link TYPEBOX_VERSION}. */
+/**
+ * Where the workspace's `postinstall` writes the bundle for {@link TYPEBOX_VERSION}. The
+ * Bun version is in the name too: the bytecode is JavaScriptCore's of the Bun that made
+ * it, so after an upgrade the package is used until the next install builds a new one.
+ */
 export function prebuiltTypeBoxPath(): string {
   return join(
     import.meta.dir,
@@ -32,7 +36,7 @@ export function prebuiltTypeBoxPath(): string {
     "node_modules",
     ".cache",
     "knightcode",
-    `typebox-runtime-${TYPEBOX_VERSION}.js`,
+    `typebox-runtime-${TYPEBOX_VERSION}-bun-${Bun.version}.js`,
   );
 }
 

@@ -81,7 +81,7 @@ function outcome(runtime: TypeBoxRuntime, schema: object, args: unknown) {
 
 describe("the prebuilt TypeBox runtime", () => {
   test("the install made it for the pinned TypeBox version", () => {
-    expect(prebuiltTypeBoxPath()).toEndWith(`typebox-runtime-${TYPEBOX_VERSION}.js`);
+    expect(prebuiltTypeBoxPath()).toEndWith(`typebox-runtime-${TYPEBOX_VERSION}-bun-${Bun.version}.js`);
     expect(existsSync(prebuiltTypeBoxPath())).toBe(true);
     expect(existsSync(`${prebuiltTypeBoxPath()}.jsc`)).toBe(true);
     expect(prebuiltTypeBox()).toBeDefined();
