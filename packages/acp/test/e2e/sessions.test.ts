@@ -136,6 +136,41 @@ describe("knightcode acp: session load, list, resume and close", () => {
   );
 
   test(
+    "session/load replays an image too large to travel inline (the server sends it by reference)",
+    async () => {
+      await using world = await acpWorld();
+      // a PNG signature and header, padded past the 64 KiB inline limit with an ancillary chunk
+      const header = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+      const png = Buffer.concat([header, Buffer.alloc(96 * 1024, 7)]).toString("base64");
+      let sessionId: string;
+      {
+        await using first = await startAcp(world);
+        ({ sessionId } = await first.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] }));
+        world.mock.enqueue(textReply("A big picture."));
+        await first.agent.request("session/prompt", {
+          sessionId,
+          prompt: [
+            { type: "text", text: "look" },
+            { type: "image", mimeType: "image/png", data: png },
+          ],
+        });
+        expect(await first.close()).toBe(0);
+      }
+      await using second = await startAcp(world);
+      await second.agent.request("session/load", { sessionId, cwd: world.agent.cwd, mcpServers: [] });
+      const images = second.lines
+        .filter((l) => l.message.method === "session/update")
+        .map((l) => (l.message.params as { update: Record<string, unknown> }).update)
+        .filter((u) => u.sessionUpdate === "user_message_chunk")
+        .map((u) => u.content as { type: string; mimeType?: string; data?: string })
+        .filter((c) => c.type === "image");
+      expect(images).toEqual([{ type: "image", mimeType: "image/png", data: png }]);
+      expect(second.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
     "session/load and session/resume of an unknown session answer resource-not-found",
     async () => {
       await using world = await acpWorld();
