@@ -88,6 +88,10 @@ export type {
   ExtensionRequestDialogParams,
   ExtensionRequestDialogResult,
   ExtensionStatusChangedNotification,
+  ExtensionTitleChangedNotification,
+  ExtensionWidgetChangedNotification,
+  ExtensionWidgetPlacement,
+  ExtensionWorkingMessageChangedNotification,
 } from "./methods/extension-ui.ts";
 export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export type { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";

@@ -62,6 +62,9 @@ export const SERVER_NOTIFICATION_METHODS = [
   "account/updated",
   "extension/notify",
   "extension/statusChanged",
+  "extension/widgetChanged",
+  "extension/workingMessageChanged",
+  "extension/titleChanged",
 ] as const;
 
 export const SERVER_REQUEST_METHODS = ["item/toolCall/requestApproval", "extension/requestDialog"] as const;

@@ -18,6 +18,9 @@ import {
   ExtensionRequestDialogParams,
   ExtensionRequestDialogResult,
   ExtensionStatusChangedNotification,
+  ExtensionTitleChangedNotification,
+  ExtensionWidgetChangedNotification,
+  ExtensionWorkingMessageChangedNotification,
 } from "./methods/extension-ui.ts";
 import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 import { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
@@ -167,6 +170,9 @@ export const SERVER_NOTIFICATIONS = {
   "account/updated": AccountUpdatedNotification,
   "extension/notify": ExtensionNotifyNotification,
   "extension/statusChanged": ExtensionStatusChangedNotification,
+  "extension/widgetChanged": ExtensionWidgetChangedNotification,
+  "extension/workingMessageChanged": ExtensionWorkingMessageChangedNotification,
+  "extension/titleChanged": ExtensionTitleChangedNotification,
 } as const satisfies Record<string, TSchema>;
 
 /** Requests the server sends to a client. */

@@ -39,6 +39,10 @@ export {
   ExtensionRequestDialogParams,
   ExtensionRequestDialogResult,
   ExtensionStatusChangedNotification,
+  ExtensionTitleChangedNotification,
+  ExtensionWidgetChangedNotification,
+  ExtensionWidgetPlacement,
+  ExtensionWorkingMessageChangedNotification,
 } from "./methods/extension-ui.ts";
 export { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export {

@@ -43,6 +43,11 @@ export interface ExtensionUIDialogOptions {
   timeout?: number;
 }
 
+/** Options of `setWidget`: where the widget sits next to the editor (above by default). */
+export interface ExtensionWidgetOptions {
+  placement?: "aboveEditor" | "belowEditor";
+}
+
 /**
  * The dialogs and display calls an extension may use. Every mode has one: without a UI
  * (`hasUI: false`) dialogs resolve at once to `undefined`/`false` and display calls do
@@ -55,8 +60,10 @@ export interface ExtensionUIContext {
   editor(title: string, prefill?: string): Promise<string | undefined>;
   notify(message: string, type?: "info" | "warning" | "error"): void;
   setStatus(key: string, text: string | undefined): void;
+  /** The working indicator's text while a turn runs; no argument restores the default. */
   setWorkingMessage(message?: string): void;
-  setWidget(key: string, content: string[] | undefined): void;
+  /** `content` undefined removes the widget. */
+  setWidget(key: string, content: string[] | undefined, options?: ExtensionWidgetOptions): void;
   setTitle(title: string): void;
   setEditorText(text: string): void;
   getEditorText(): string;

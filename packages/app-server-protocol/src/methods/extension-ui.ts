@@ -45,3 +45,35 @@ export const ExtensionStatusChangedNotification = Type.Object({
   text: Type.Union([Type.String(), Type.Null()]),
 });
 export type ExtensionStatusChangedNotification = Static<typeof ExtensionStatusChangedNotification>;
+
+/** Where a widget sits relative to the terminal's editor (pi's names; above is the default). */
+export const ExtensionWidgetPlacement = Type.Union([
+  Type.Literal("aboveEditor"),
+  Type.Literal("belowEditor"),
+]);
+export type ExtensionWidgetPlacement = Static<typeof ExtensionWidgetPlacement>;
+
+/** `ctx.ui.setWidget`: a keyed block of lines next to the editor; `lines: null` removes it. */
+export const ExtensionWidgetChangedNotification = Type.Object({
+  threadId: Type.String(),
+  key: Type.String(),
+  lines: Type.Union([Type.Array(Type.String()), Type.Null()]),
+  placement: ExtensionWidgetPlacement,
+});
+export type ExtensionWidgetChangedNotification = Static<typeof ExtensionWidgetChangedNotification>;
+
+/** `ctx.ui.setWorkingMessage`: the text of the working indicator while a turn runs; null restores the default. */
+export const ExtensionWorkingMessageChangedNotification = Type.Object({
+  threadId: Type.String(),
+  message: Type.Union([Type.String(), Type.Null()]),
+});
+export type ExtensionWorkingMessageChangedNotification = Static<
+  typeof ExtensionWorkingMessageChangedNotification
+>;
+
+/** `ctx.ui.setTitle`: the window (terminal) title the extension asks for. */
+export const ExtensionTitleChangedNotification = Type.Object({
+  threadId: Type.String(),
+  title: Type.String(),
+});
+export type ExtensionTitleChangedNotification = Static<typeof ExtensionTitleChangedNotification>;

@@ -10,7 +10,8 @@ export const InitializeParams = Type.Object({
       optOutNotifications: Type.Optional(Type.Array(Type.String(), { maxItems: MAX_OPT_OUT_NOTIFICATIONS })),
       /**
        * The client shows extension dialogs (`extension/requestDialog`) and display calls
-       * (`extension/notify`, `extension/statusChanged`). Absent or false: it gets none.
+       * (`extension/notify`, `extension/statusChanged`, `extension/widgetChanged`,
+       * `extension/workingMessageChanged`, `extension/titleChanged`). Absent or false: it gets none.
        */
       extensionDialogs: Type.Optional(Type.Boolean()),
     }),

@@ -1,8 +1,8 @@
 /**
  * `ctx.ui` of a thread, carried over the protocol: dialogs become a routed
  * `extension/requestDialog` (one subscriber able to show dialogs is asked at a time, the
- * way approvals are routed), `notify`/`setStatus` become notifications for those
- * subscribers. A dialog answers with its no-answer value (undefined/false) at once when
+ * way approvals are routed), `notify`/`setStatus`/`setWidget`/`setWorkingMessage`/`setTitle`
+ * become notifications for those subscribers. A dialog answers with its no-answer value (undefined/false) at once when
  * no such subscriber is there, and when it is withdrawn: the running turn (or the
  * command that opened it) is interrupted, the extension's own signal aborts, or its timeout passes.
  */
@@ -52,7 +52,7 @@ export function dialogsAvailable(host: DialogUIHost): boolean {
   return dialogSubscribers(host).length > 0;
 }
 
-/** Builds the thread's `ctx.ui`; editor and widget calls keep the no-UI behaviour. */
+/** Builds the thread's `ctx.ui`; the editor dialog keeps the no-UI behaviour. */
 export function createThreadDialogUI(threadId: string, host: DialogUIHost): ExtensionUIContext {
   const ask = async (
     dialog: Omit<ExtensionRequestDialogParams, "threadId" | "turnId">,
@@ -99,6 +99,25 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
     },
     setStatus(key, text) {
       display({ method: "extension/statusChanged", params: { threadId, key, text: text ?? null } });
+    },
+    setWidget(key, content, options) {
+      // pi also takes a component factory; only plain lines can cross the protocol
+      if (content !== undefined && !Array.isArray(content)) return;
+      display({
+        method: "extension/widgetChanged",
+        params: {
+          threadId,
+          key,
+          lines: content === undefined ? null : content.map(String),
+          placement: options?.placement === "belowEditor" ? "belowEditor" : "aboveEditor",
+        },
+      });
+    },
+    setWorkingMessage(message) {
+      display({ method: "extension/workingMessageChanged", params: { threadId, message: message ?? null } });
+    },
+    setTitle(title) {
+      display({ method: "extension/titleChanged", params: { threadId, title: String(title) } });
     },
   };
 }
