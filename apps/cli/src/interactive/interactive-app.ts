@@ -16,6 +16,7 @@ import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-dialog.ts";
+import { ExtensionWidgets } from "./extension-widgets.ts";
 import { Footer } from "./footer.ts";
 import { SessionView } from "./session-view.ts";
 import { runShell } from "./shell-command.ts";
@@ -25,6 +26,7 @@ import type { PromptEditor } from "./ui/prompt-editor.ts";
 import type { Screen } from "./ui/screen.ts";
 import { Spinner } from "./ui/spinner.ts";
 import { style } from "./ui/style.ts";
+import { keepColoursOnly, plainText } from "./ui/terminal-safe.ts";
 
 /** Runs a `/command`; returns false when the name is not a built-in. */
 export type CommandRunner = (app: InteractiveApp, name: string, args: string) => Promise<boolean>;
@@ -35,6 +37,7 @@ export class InteractiveApp {
   readonly session: SessionView;
   readonly editor: PromptEditor;
   readonly footer: Footer;
+  readonly widgets: ExtensionWidgets;
   /** `/undo` checkpoints, one before each turn. */
   readonly checkpoints: TurnCheckpoints;
   private checkpointTaken = false;
@@ -67,6 +70,7 @@ export class InteractiveApp {
     this.editor.setCompleter(createCompleter(client, cwd, builtins, () => this.session.threadId));
     screen.status.add(this.spinner);
     screen.status.add(this.session.queueBlock);
+    this.widgets = new ExtensionWidgets(screen.aboveEditor, screen.belowEditor);
     screen.setEditor(this.editor);
     screen.setFooter(this.footer);
     screen.focus(this.editor);
@@ -101,6 +105,18 @@ export class InteractiveApp {
       if (params.text === null) this.footer.statuses.delete(params.key);
       else this.footer.statuses.set(params.key, params.text);
       changed();
+    });
+    client.onNotification("extension/widgetChanged", (params) => {
+      if (params.threadId !== this.session.threadId) return;
+      this.widgets.apply(params);
+      changed();
+    });
+    client.onNotification("extension/workingMessageChanged", (params) => {
+      if (params.threadId !== this.session.threadId) return;
+      this.spinner.setMessage(params.message === null ? undefined : keepColoursOnly(params.message));
+    });
+    client.onNotification("extension/titleChanged", (params) => {
+      if (params.threadId === this.session.threadId) screen.setTitle(plainText(params.title));
     });
   }
 

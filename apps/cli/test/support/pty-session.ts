@@ -27,6 +27,8 @@ export interface PtyOptions {
   env: Record<string, string>;
   cols?: number;
   rows?: number;
+  /** The window title the terminal shows before the program starts (as if the shell had set it). */
+  title?: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -38,12 +40,25 @@ export class PtySession implements AsyncDisposable {
   private readonly waiters = new Set<() => void>();
   /** Every byte the program wrote, for diagnostics and byte counts. */
   bytesWritten = 0;
+  /** The window title, as the program last set it (OSC 0/2, or a title-stack pop). */
+  title = "";
   readonly exited: Promise<number>;
 
   constructor(args: string[], options: PtyOptions) {
     const cols = options.cols ?? 100;
     const rows = options.rows ?? 30;
-    this.screen = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
+    this.screen = new Terminal({
+      cols,
+      rows,
+      scrollback: 5000,
+      allowProposedApi: true,
+      windowOptions: { pushTitle: true, popTitle: true },
+    });
+    this.screen.onTitleChange((title) => {
+      this.title = title;
+    });
+    if (options.title !== undefined)
+      this.screen.write(`\u001b]0;${options.title}\u0007`, () => this.notify());
     this.proc = Bun.spawn([process.execPath, MAIN, ...args], {
       cwd: options.cwd,
       env: {

@@ -13,6 +13,7 @@ import type {
 } from "@knightcode/app-server-protocol";
 import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@knightcode/extensions";
 import { createNoUI } from "@knightcode/extensions/no-ui";
+import { runAsHost } from "@knightcode/extensions/stdout-guard";
 import type { ServerRequestPort } from "../api.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import type { BrokerChannel, RequestBroker } from "../turns/approval-broker.ts";
@@ -69,13 +70,15 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
     ].filter((s): s is AbortSignal => s !== undefined);
     if (opts?.timeout !== undefined && opts.timeout > 0) signals.push(AbortSignal.timeout(opts.timeout));
     const signal = signals.length > 0 ? AbortSignal.any(signals) : new AbortController().signal;
-    const answer = await host.dialogs.ask({ threadId, turnId: running?.live.id ?? null, ...dialog }, signal);
+    const params = { threadId, turnId: running?.live.id ?? null, ...dialog };
+    const answer = await runAsHost(() => host.dialogs.ask(params, signal));
     if (answer.kind === "cancelled") return null;
     return (answer.raw as ExtensionRequestDialogResult | undefined)?.value ?? null;
   };
   const display = (notification: ServerNotification): void => {
     const to = dialogSubscribers(host);
-    if (to.length > 0) host.emit(to, notification);
+    // the emit is the host's work: an in-process client drawing the terminal must not count as the extension writing to stdout
+    if (to.length > 0) runAsHost(() => host.emit(to, notification));
   };
   return {
     ...createNoUI(),

@@ -2,7 +2,7 @@
  * The terminal screen: pi-tui's TUI on the process terminal, rendering inline into the
  * normal scrollback (no alternate screen, no mouse capture) and redrawing only changed
  * lines. The layout is fixed: the conversation, a status area (spinner, queue, prompts),
- * the editor, the footer.
+ * the extension widgets above the editor, the editor, those below it, the footer.
  */
 import { type Component, Container, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
@@ -44,7 +44,11 @@ export type KeyListener = (data: string) => boolean;
 export class Screen {
   readonly conversation = new BlockList();
   readonly status = new BlockList();
+  readonly aboveEditor = new BlockList();
+  readonly belowEditor = new BlockList();
   private readonly tui: TUI;
+  /** Whether a title was set, so the terminal's own title is put back on stop. */
+  private titleSaved = false;
   private readonly editorSlot = new Container();
   private readonly footerSlot = new Container();
   private focused: Block | undefined;
@@ -53,7 +57,9 @@ export class Screen {
     this.tui = new TUI(new ProcessTerminal());
     this.tui.addChild(this.conversation.container);
     this.tui.addChild(this.status.container);
+    this.tui.addChild(this.aboveEditor.container);
     this.tui.addChild(this.editorSlot);
+    this.tui.addChild(this.belowEditor.container);
     this.tui.addChild(this.footerSlot);
   }
 
@@ -107,8 +113,21 @@ export class Screen {
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 
-  /** Restores the terminal (cooked mode, cursor) and leaves the last frame in the scrollback. */
+  /**
+   * Sets the window title (OSC 0). The first time, the terminal's own title is pushed on
+   * its title stack (XTWINOPS 22), so `stop` can pop it back; terminals without the
+   * stack ignore both.
+   */
+  setTitle(title: string): void {
+    if (!this.titleSaved) this.tui.terminal.write("\u001b[22;0t");
+    this.titleSaved = true;
+    this.tui.terminal.setTitle(title);
+  }
+
+  /** Restores the terminal (cooked mode, cursor, title) and leaves the last frame in the scrollback. */
   stop(): void {
+    if (this.titleSaved) this.tui.terminal.write("\u001b[23;0t");
+    this.titleSaved = false;
     this.tui.stop();
   }
 }

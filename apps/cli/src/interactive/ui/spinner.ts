@@ -16,6 +16,8 @@ export class Spinner implements Block {
   private frame = 0;
   private label = "Working";
   private hint = "Esc to interrupt";
+  /** An extension's working message (`ctx.ui.setWorkingMessage`); it replaces the label until cleared. */
+  private message: string | undefined;
 
   constructor(private readonly onFrame: () => void) {}
 
@@ -36,6 +38,12 @@ export class Spinner implements Block {
     this.onFrame();
   }
 
+  /** Replaces the label with `message` (drawn as given); undefined restores the label. */
+  setMessage(message: string | undefined): void {
+    this.message = message;
+    if (this.timer !== undefined) this.onFrame();
+  }
+
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
@@ -45,7 +53,8 @@ export class Spinner implements Block {
   render(width: number): string[] {
     if (this.timer === undefined) return [];
     const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
-    const line = `${style.accent(FRAMES[this.frame]!)} ${this.label}… ${style.muted(`(${seconds}s · ${this.hint})`)}`;
+    const label = this.message ?? `${this.label}…`;
+    const line = `${style.accent(FRAMES[this.frame]!)} ${label} ${style.muted(`(${seconds}s · ${this.hint})`)}`;
     return [fitLine(line, width)];
   }
 }
