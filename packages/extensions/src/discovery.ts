@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { ExtensionHostOptions } from "./host-contract.ts";
+import type { ExtensionDiscoveryOptions } from "./host-contract.ts";
 import { type PackageContributions, packageLocations } from "./packages/package-loader.ts";
 import { piCompatEnabled, piLocations } from "./pi/pi-sources.ts";
 import { type DiscoveryStep, discoverExtensions } from "./sources.ts";
@@ -24,7 +24,7 @@ export interface DiscoveredExtensions {
  * the folder scans) off a fresh process's first thread. Only with the merged settings in
  * hand: without them the walk reads the settings files itself.
  */
-function nothingToDiscover(options: ExtensionHostOptions): boolean {
+function nothingToDiscover(options: ExtensionDiscoveryOptions): boolean {
   const settings = options.settings;
   if (settings === undefined || options.extensionPaths.length > 0) return false;
   if (settings.extensions !== undefined || settings.packages !== undefined || piCompatEnabled(settings)) {
@@ -36,7 +36,9 @@ function nothingToDiscover(options: ExtensionHostOptions): boolean {
 }
 
 /** Finds a thread's packages and extension entry modules. */
-export async function discoverThreadExtensions(options: ExtensionHostOptions): Promise<DiscoveredExtensions> {
+export async function discoverThreadExtensions(
+  options: ExtensionDiscoveryOptions,
+): Promise<DiscoveredExtensions> {
   if (nothingToDiscover(options)) {
     return { packages: { locations: [], warnings: [], skillPaths: [], promptPaths: [] }, steps: [] };
   }

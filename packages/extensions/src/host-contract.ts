@@ -293,7 +293,20 @@ export interface ExtensionThreadPort {
  */
 export type ExtensionHostFactory = ((options: ExtensionHostOptions) => Promise<ExtensionHost>) & {
   inactiveFactories?: () => number;
+  /**
+   * Whether a host built from these options would run an extension (discovery finds an
+   * entry module), answered from disk without loading anything. The thread manager asks
+   * before it loads a thread only for its extensions' sake (a fork of an unloaded thread).
+   * Absent: it cannot tell, so it assumes there is one.
+   */
+  findsExtensions?: (options: ExtensionDiscoveryOptions) => Promise<boolean>;
 };
+
+/** The part of a host's options discovery reads. */
+export type ExtensionDiscoveryOptions = Pick<
+  ExtensionHostOptions,
+  "context" | "extensionPaths" | "agentDir" | "settings" | "trusted" | "projectDir"
+>;
 
 /** What a thread's extension host is built from. */
 export interface ExtensionHostOptions {

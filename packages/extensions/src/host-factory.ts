@@ -13,12 +13,17 @@ import type { ProviderConfig as RegistryProviderConfig } from "@knightcode/ai";
 import type { Warning } from "@knightcode/app-server-protocol";
 import type { ExtensionUIContext, InputSource } from "./api-types.ts";
 import { hookTimeoutMs } from "./bounded-call.ts";
-import { type DiscoveredExtensions, discoverThreadExtensions } from "./discovery.ts";
+import { type DiscoveredExtensions, discoverThreadExtensions, hasExtensionSources } from "./discovery.ts";
 import { ExtensionRunner, errorText } from "./extension-runner.ts";
 import { extensionAgentTools } from "./extension-tools.ts";
 import { type CachedFactory, FactoryCache } from "./factory-cache.ts";
 import { flagArgWarnings } from "./flag-warnings.ts";
-import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
+import type {
+  ExtensionDiscoveryOptions,
+  ExtensionHost,
+  ExtensionHostFactory,
+  ExtensionHostOptions,
+} from "./host-contract.ts";
 import { ExtensionLoadError } from "./module-loader.ts";
 import { createNoUI } from "./no-ui.ts";
 import { registryProvider } from "./provider-configs.ts";
@@ -40,6 +45,7 @@ export interface ExtensionRuntimeOptions {
 export interface ExtensionRuntime extends ExtensionHostFactory {
   /** `server/diagnostics.inactiveFactories`. */
   inactiveFactories(): number;
+  findsExtensions(options: ExtensionDiscoveryOptions): Promise<boolean>;
   readonly cache: FactoryCache;
 }
 
@@ -60,7 +66,12 @@ function inputSourceOf(mode: ExtensionHostOptions["context"]["mode"]): InputSour
 export function createExtensionHostFactory(runtimeOptions: ExtensionRuntimeOptions = {}): ExtensionRuntime {
   const cache = runtimeOptions.cache ?? sharedCache;
   const load = (options: ExtensionHostOptions) => loadExtensionHost(options, cache, runtimeOptions);
-  return Object.assign(load, { inactiveFactories: () => cache.inactiveCount(), cache });
+  return Object.assign(load, {
+    inactiveFactories: () => cache.inactiveCount(),
+    findsExtensions: async (options: ExtensionDiscoveryOptions) =>
+      hasExtensionSources(await discoverThreadExtensions(options)),
+    cache,
+  });
 }
 
 /** Loads one thread's extensions. */

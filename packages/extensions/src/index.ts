@@ -7,6 +7,7 @@ export { ExtensionRunner, StaleExtensionError } from "./extension-runner.ts";
 export { type CachedFactory, FactoryCache, MAX_INACTIVE_FACTORIES } from "./factory-cache.ts";
 export type {
   BeforeAgentStartHookResult,
+  ExtensionDiscoveryOptions,
   ExtensionHooks,
   ExtensionHost,
   ExtensionHostContext,

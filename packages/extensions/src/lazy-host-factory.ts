@@ -10,13 +10,21 @@
 import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { type DiscoveredExtensions, discoverThreadExtensions, hasExtensionSources } from "./discovery.ts";
 import { flagArgWarnings } from "./flag-warnings.ts";
-import type { ExtensionHost, ExtensionHostFactory, ExtensionHostOptions } from "./host-contract.ts";
+import type {
+  ExtensionDiscoveryOptions,
+  ExtensionHost,
+  ExtensionHostFactory,
+  ExtensionHostOptions,
+} from "./host-contract.ts";
 import type { ExtensionRuntimeOptions } from "./host-factory.ts";
 
 /** A factory that loads the extension runtime on the first thread with an extension. */
 export function createLazyExtensionHostFactory(
   runtimeOptions: ExtensionRuntimeOptions = {},
-): ExtensionHostFactory & { inactiveFactories(): number } {
+): ExtensionHostFactory & {
+  inactiveFactories(): number;
+  findsExtensions(options: ExtensionDiscoveryOptions): Promise<boolean>;
+} {
   let runtime: typeof import("./host-factory.ts") | undefined;
   const load = async (options: ExtensionHostOptions): Promise<ExtensionHost> => {
     const discovered = await discoverThreadExtensions(options);
@@ -26,6 +34,8 @@ export function createLazyExtensionHostFactory(
     return runtime.loadExtensionHost(options, cache, runtimeOptions, discovered);
   };
   return Object.assign(load, {
+    findsExtensions: async (options: ExtensionDiscoveryOptions) =>
+      hasExtensionSources(await discoverThreadExtensions(options)),
     inactiveFactories: () =>
       runtime === undefined ? 0 : (runtimeOptions.cache ?? runtime.sharedCache).inactiveCount(),
   });

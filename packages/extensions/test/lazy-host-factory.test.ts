@@ -3,13 +3,13 @@
  * without loading the runtime, and loads the runtime for a thread that has one.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { discoverThreadExtensions } from "../src/discovery.ts";
 import { FactoryCache } from "../src/factory-cache.ts";
 import type { ExtensionHost, ExtensionHostOptions } from "../src/host-contract.ts";
-import { loadExtensionHost } from "../src/host-factory.ts";
+import { createExtensionHostFactory, loadExtensionHost } from "../src/host-factory.ts";
 import { createLazyExtensionHostFactory, emptyExtensionHost } from "../src/lazy-host-factory.ts";
 
 function place(): { root: string; agentDir: string; cwd: string } {
@@ -128,5 +128,29 @@ describe("lazy extension host factory", () => {
     await host.dispose();
     // the factory is released with the host; the cache keeps it as inactive
     expect(factory.inactiveFactories()).toBe(1);
+  });
+
+  test("findsExtensions answers from discovery alone: false with nothing or only missing paths, true with an entry module, and both factories agree", async () => {
+    const at = place();
+    const path = join(at.root, "guard.ts");
+    writeFileSync(path, "export default () => { throw new Error('discovery must not load this'); };");
+    const factories = [
+      createLazyExtensionHostFactory({ cache: new FactoryCache() }),
+      createExtensionHostFactory({ cache: new FactoryCache() }),
+    ];
+    for (const factory of factories) {
+      expect(await factory.findsExtensions(optionsFor(at))).toBe(false);
+      expect(
+        await factory.findsExtensions(optionsFor(at, { extensionPaths: [join(at.root, "missing.ts")] })),
+      ).toBe(false);
+      expect(await factory.findsExtensions(optionsFor(at, { extensionPaths: [path] }))).toBe(true);
+      expect(await factory.findsExtensions(optionsFor(at, { settings: { extensions: [path] } }))).toBe(true);
+      // an agent-dir extension is found too; nothing was loaded to answer
+      mkdirSync(join(at.agentDir, "extensions"), { recursive: true });
+      writeFileSync(join(at.agentDir, "extensions", "global.ts"), "export default () => {};");
+      expect(await factory.findsExtensions(optionsFor(at))).toBe(true);
+      rmSync(join(at.agentDir, "extensions"), { recursive: true });
+      expect(factory.inactiveFactories()).toBe(0);
+    }
   });
 });

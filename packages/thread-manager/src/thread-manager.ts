@@ -332,12 +332,37 @@ export class ThreadManager implements ThreadManagerApi {
   private fork(params: ThreadForkParams, caller: Caller): Promise<ThreadForkResult> {
     return wire(async () => {
       this.registry.refuseWhileClosing();
-      const { session } = await this.sourceSession(params.threadId);
-      // A loaded source's extensions may refuse the fork (an unloaded one has none running).
-      const loaded = this.registry.threads.get(params.threadId);
-      if (loaded) await askBeforeFork(loaded);
+      const { session, runtime } = await this.forkSource(params.threadId, caller);
+      if (runtime) await askBeforeFork(runtime);
       return this.created(await this.creation.fork(session, caller, params.name, params.mcpServers), caller);
     });
+  }
+
+  /**
+   * The session a fork copies, with the loaded thread whose extensions are asked first
+   * (`session_before_fork`). An unloaded source whose discovery finds an extension is
+   * loaded for that, as `thread/resume` would load it but subscribing nobody (it idles
+   * out like any loaded thread), so a guard cannot be bypassed by forking a thread that
+   * is not loaded. With nothing to discover the transcript is only read: no lock, no
+   * load, no notification. A source another process owns cannot be loaded here and is
+   * copied read-only, as before; its owner's extensions run in that process and are
+   * not asked (docs/pi-compatibility.md).
+   */
+  private async forkSource(
+    threadId: string,
+    caller: Caller,
+  ): Promise<{ session: SessionFile; runtime?: ThreadRuntime }> {
+    const loaded = this.registry.threads.get(threadId);
+    if (loaded) return { session: loaded.session, runtime: loaded };
+    const { session } = await this.sourceSession(threadId);
+    if (!(await this.registry.findsExtensions(session, caller.clientKind))) return { session };
+    try {
+      const runtime = await this.registry.load(threadId, caller);
+      return { session: runtime.session, runtime };
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "threadLockedElsewhere") return { session };
+      throw error;
+    }
   }
 
   resumeThread(params: ThreadResumeParams, caller: Caller): Promise<ThreadResumeResult> {

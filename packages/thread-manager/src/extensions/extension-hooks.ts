@@ -18,12 +18,10 @@ export type {
 } from "@knightcode/extensions";
 
 /** The host every thread gets until the extension runtime exists. */
-export const noopExtensionHostFactory: ExtensionHostFactory = async () => ({
-  hooks: {},
-  commands: [],
-  warnings: [],
-  dispose: async () => {},
-});
+export const noopExtensionHostFactory: ExtensionHostFactory = Object.assign(
+  async () => ({ hooks: {}, commands: [], warnings: [], dispose: async () => {} }),
+  { findsExtensions: async () => false },
+);
 
 /**
  * Runs a hook so an extension error never crashes the thread: the error becomes a

@@ -238,6 +238,25 @@ export class ThreadRegistry {
     }
   }
 
+  /**
+   * Whether loading this (unloaded) thread would run an extension, asked of the factory's
+   * discovery with the settings and trust the load would use; nothing is loaded or
+   * locked. A factory that cannot tell is taken to find one.
+   */
+  async findsExtensions(session: SessionFile, mode: "desktop" | "terminal"): Promise<boolean> {
+    const factory = this.options.extensionHostFactory ?? noopExtensionHostFactory;
+    if (!factory.findsExtensions) return true;
+    const project = await readProjectSettings(this.options.ctx, session.header.cwd);
+    return factory.findsExtensions({
+      context: { threadId: session.id, cwd: session.header.cwd, mode, hasUI: false },
+      extensionPaths: this.options.extensionPaths ?? [],
+      agentDir: this.options.ctx.agentDir,
+      settings: project.settings,
+      trusted: project.trusted,
+      projectDir: project.projectDir,
+    });
+  }
+
   /** Builds a thread's extension host with a port bound to its session. */
   private async loadExtensions(
     session: SessionFile,
