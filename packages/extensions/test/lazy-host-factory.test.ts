@@ -3,39 +3,14 @@
  * without loading the runtime, and loads the runtime for a thread that has one.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { discoverThreadExtensions } from "../src/discovery.ts";
 import { FactoryCache } from "../src/factory-cache.ts";
 import type { ExtensionHost, ExtensionHostOptions } from "../src/host-contract.ts";
 import { createExtensionHostFactory, loadExtensionHost } from "../src/host-factory.ts";
 import { createLazyExtensionHostFactory, emptyExtensionHost } from "../src/lazy-host-factory.ts";
-
-function place(): { root: string; agentDir: string; cwd: string } {
-  const root = mkdtempSync(join(tmpdir(), "kc-lazy-host-"));
-  const agentDir = join(root, "agent");
-  const cwd = join(root, "project");
-  mkdirSync(agentDir, { recursive: true });
-  mkdirSync(cwd, { recursive: true });
-  return { root, agentDir, cwd };
-}
-
-function optionsFor(
-  at: { agentDir: string; cwd: string },
-  extra: Partial<ExtensionHostOptions> = {},
-): ExtensionHostOptions {
-  return {
-    context: { threadId: "t1", cwd: at.cwd, mode: "desktop", hasUI: false },
-    extensionPaths: [],
-    agentDir: at.agentDir,
-    settings: {},
-    trusted: false,
-    projectDir: at.cwd,
-    reason: "startup",
-    ...extra,
-  };
-}
+import { hostOptions, hostPlace } from "./support/host-options.ts";
 
 /** Everything a thread manager reads from a host. */
 async function surface(host: ExtensionHost) {
@@ -64,14 +39,16 @@ async function bothWays(options: ExtensionHostOptions) {
 
 describe("lazy extension host factory", () => {
   test("a thread with nothing to load gets what an empty runner gives", async () => {
-    const { loaded, empty, lazy } = await bothWays(optionsFor(place()));
+    const { loaded, empty, lazy } = await bothWays(hostOptions(hostPlace()));
     expect(empty).toEqual(loaded);
     expect(lazy).toEqual(loaded);
     expect(loaded.resources).toEqual({ skillPaths: [], promptPaths: [], themePaths: [] });
   });
 
   test("command-line flags with no extension to take them are the same warnings without a runner", async () => {
-    const options = optionsFor(place(), { flagArgs: [{ name: "plan" }, { name: "ssh", inline: "me@host" }] });
+    const options = hostOptions(hostPlace(), {
+      flagArgs: [{ name: "plan" }, { name: "ssh", inline: "me@host" }],
+    });
     const { loaded, empty, lazy } = await bothWays(options);
     expect(empty).toEqual(loaded);
     expect(lazy).toEqual(loaded);
@@ -83,7 +60,7 @@ describe("lazy extension host factory", () => {
   });
 
   test("discovery warnings and an installed package's skills and prompts are the same without a runner", async () => {
-    const at = place();
+    const at = hostPlace();
     // an installed npm package with skills and prompts and no extension
     const pkg = join(at.agentDir, "packages", "npm", "node_modules", "kc-skills-only");
     mkdirSync(join(pkg, "skills", "greeting"), { recursive: true });
@@ -98,7 +75,7 @@ describe("lazy extension host factory", () => {
       join(at.agentDir, "settings.json"),
       JSON.stringify({ packages: ["npm:kc-skills-only", "npm:kc-not-installed"] }),
     );
-    const options = optionsFor(at, {
+    const options = hostOptions(at, {
       settings: { extensions: [join(at.root, "missing.ts")] },
       extensionPaths: [join(at.root, "also-missing.ts")],
     });
@@ -116,14 +93,14 @@ describe("lazy extension host factory", () => {
   });
 
   test("a thread with an extension loads the runtime and runs it", async () => {
-    const at = place();
+    const at = hostPlace();
     const path = join(at.root, "hello.ts");
     writeFileSync(
       path,
       'export default (k) => k.registerCommand("hello", { description: "says hello", handler: async () => {} });',
     );
     const factory = createLazyExtensionHostFactory({ cache: new FactoryCache() });
-    const host = await factory(optionsFor(at, { extensionPaths: [path] }));
+    const host = await factory(hostOptions(at, { extensionPaths: [path] }));
     expect(host.commands).toEqual([{ name: "hello", description: "says hello" }]);
     await host.dispose();
     // the factory is released with the host; the cache keeps it as inactive
@@ -131,7 +108,7 @@ describe("lazy extension host factory", () => {
   });
 
   test("findsExtensions answers from discovery alone: false with nothing or only missing paths, true with an entry module, and both factories agree", async () => {
-    const at = place();
+    const at = hostPlace();
     const path = join(at.root, "guard.ts");
     writeFileSync(path, "export default () => { throw new Error('discovery must not load this'); };");
     const factories = [
@@ -139,16 +116,16 @@ describe("lazy extension host factory", () => {
       createExtensionHostFactory({ cache: new FactoryCache() }),
     ];
     for (const factory of factories) {
-      expect(await factory.findsExtensions(optionsFor(at))).toBe(false);
+      expect(await factory.findsExtensions(hostOptions(at))).toBe(false);
       expect(
-        await factory.findsExtensions(optionsFor(at, { extensionPaths: [join(at.root, "missing.ts")] })),
+        await factory.findsExtensions(hostOptions(at, { extensionPaths: [join(at.root, "missing.ts")] })),
       ).toBe(false);
-      expect(await factory.findsExtensions(optionsFor(at, { extensionPaths: [path] }))).toBe(true);
-      expect(await factory.findsExtensions(optionsFor(at, { settings: { extensions: [path] } }))).toBe(true);
+      expect(await factory.findsExtensions(hostOptions(at, { extensionPaths: [path] }))).toBe(true);
+      expect(await factory.findsExtensions(hostOptions(at, { settings: { extensions: [path] } }))).toBe(true);
       // an agent-dir extension is found too; nothing was loaded to answer
       mkdirSync(join(at.agentDir, "extensions"), { recursive: true });
       writeFileSync(join(at.agentDir, "extensions", "global.ts"), "export default () => {};");
-      expect(await factory.findsExtensions(optionsFor(at))).toBe(true);
+      expect(await factory.findsExtensions(hostOptions(at))).toBe(true);
       rmSync(join(at.agentDir, "extensions"), { recursive: true });
       expect(factory.inactiveFactories()).toBe(0);
     }

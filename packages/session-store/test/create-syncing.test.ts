@@ -7,7 +7,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { lockPathFor, SessionFile } from "../src/index.ts";
 import {
   type HeldFsyncs,
   holdFsyncs,
@@ -15,7 +14,8 @@ import {
   type MainThreadFsync,
   recordMainThreadFsyncs,
   settle,
-} from "./helpers/held-fsyncs.ts";
+} from "@knightcode/testkit/held-fsyncs";
+import { lockPathFor, SessionFile } from "../src/index.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
 
 let held: HeldFsyncs | undefined;

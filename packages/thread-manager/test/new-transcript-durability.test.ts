@@ -10,9 +10,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { SessionFile } from "@knightcode/session-store";
+import {
+  type HeldFsyncs,
+  holdFsyncs,
+  ioError,
+  recordMainThreadFsyncs,
+} from "@knightcode/testkit/held-fsyncs";
 import type { ThreadToolSourceFactory } from "../src/index.ts";
 import { createHarness, type Harness } from "./support/harness.ts";
-import { type HeldFsyncs, holdFsyncs, ioError, recordMainThreadFsyncs } from "./support/held-fsyncs.ts";
 
 let held: HeldFsyncs | undefined;
 afterEach(() => {

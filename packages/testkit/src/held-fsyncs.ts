@@ -1,7 +1,10 @@
 /**
- * Holds the store's background fsyncs (`fs.fsync`, on Bun's thread pool) until a test
- * releases each one, so a test can look at what callers see while the disk is still busy,
- * or make one fail. Synchronous fsyncs (`fsyncSync`) are left alone.
+ * Holds the session store's background fsyncs (`fs.fsync` from `node:fs`, on Bun's thread
+ * pool) until a test releases each one, so a test can look at what callers see while the
+ * disk is still busy, or make one fail. Synchronous fsyncs (`fsyncSync`) are left alone.
+ * It spies on Node's module, never on ours, so the store's tests and the thread manager's
+ * share it. A subpath of its own (`@knightcode/testkit/held-fsyncs`): it imports
+ * `bun:test`, which the benches that use the testkit's index must not load.
  */
 import { spyOn } from "bun:test";
 import * as fs from "node:fs";
