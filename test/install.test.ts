@@ -18,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppServerClient, StreamTransport } from "@knightcode/app-server-protocol";
+import { collectOutput } from "@knightcode/testkit";
 
 const ROOT = join(import.meta.dir, "..");
 const INSTALL = join(ROOT, "scripts", "install.sh");
@@ -47,11 +48,7 @@ async function runInstall(args: string[], home: string) {
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout, stderr, code } = await collectOutput(child);
   return { stdout, stderr, code };
 }
 

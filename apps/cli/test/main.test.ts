@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
+  collectOutput,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   mockModelsJson,
@@ -20,11 +21,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout, stderr, code } = await collectOutput(child);
   return { stdout, stderr, code };
 }
 
@@ -77,11 +74,7 @@ describe("knightcode binary", () => {
     child.stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
     child.stdin.flush();
     // stdin stays open: a serving process would answer and then wait for more input
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
+    const { stdout, stderr, code } = await collectOutput(child);
     child.stdin.end();
     expect(code).toBe(0);
     // usage, and no protocol answer: the request was never read

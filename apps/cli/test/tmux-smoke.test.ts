@@ -1,15 +1,11 @@
 import { expect, test } from "bun:test";
-import { textReply } from "@knightcode/testkit";
+import { collectOutput, textReply } from "@knightcode/testkit";
 import { MAIN, mockedAgent } from "./support/cli-run.ts";
 
 /** Runs tmux on this test's own server socket, so no user session is touched. */
 async function tmux(socket: string, ...args: string[]): Promise<string> {
   const child = Bun.spawn(["tmux", "-L", socket, ...args], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout: out, stderr: err, code } = await collectOutput(child);
   if (code !== 0) throw new Error(`tmux ${args[0]} failed (${code}): ${err}`);
   return out;
 }

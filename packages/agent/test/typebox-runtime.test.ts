@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { collectOutput } from "@knightcode/testkit";
 import Type from "typebox";
 import { prebuildTypeBox } from "../../../scripts/prebuild-typebox.ts";
 import { BashParams } from "../src/tools/bash.ts";
@@ -116,11 +117,7 @@ describe("the prebuilt TypeBox runtime", () => {
         packageModules: loaded.filter((path) => /[\\\\/]typebox[\\\\/]build[\\\\/]/.test(path)).length,
       }));`;
     const child = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
+    const { stdout: out, stderr: err, code } = await collectOutput(child);
     expect(err).toBe("");
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual({

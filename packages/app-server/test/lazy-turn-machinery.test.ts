@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { collectOutput } from "@knightcode/testkit";
 import type { Caller } from "@knightcode/thread-manager";
 import { createServerHost } from "../src/host.ts";
 import { TURN_MODULES } from "./fixtures/turn-modules.ts";
@@ -38,11 +39,7 @@ async function probe(scenario: string, threadId?: string): Promise<Record<string
       stderr: "pipe",
     },
   );
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout, stderr, code } = await collectOutput(child);
   if (code !== 0) throw new Error(`probe ${scenario} exited ${code}:\n${stderr}`);
   return JSON.parse(stdout.trim()) as Record<string, unknown>;
 }

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
 import { classifyMessage } from "@knightcode/app-server-protocol";
+import { collectOutput } from "@knightcode/testkit";
 
 const NOISY = join(import.meta.dir, "support", "noisy-server.ts");
 
@@ -17,11 +18,7 @@ test("stdout carries protocol messages only: console output anywhere in the serv
     ].join("\n"),
   );
   child.stdin.end();
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout, stderr, code } = await collectOutput(child);
   expect(code).toBe(0);
   expect(stdout.endsWith("\n")).toBe(true);
   const lines = stdout.slice(0, -1).split("\n");

@@ -16,6 +16,7 @@ export type { MockModelServer } from "./mock-model-server.ts";
 export { startMockModelServer, wireFormatOf } from "./mock-model-server.ts";
 export type { MockModelsJsonOptions } from "./models-json.ts";
 export { MOCK_MODEL_ID, MOCK_PROVIDERS, mockModelsJson } from "./models-json.ts";
+export { collectOutput, type ProcessOutput } from "./process-output.ts";
 export { renderAnthropic } from "./render-anthropic.ts";
 export { renderChatCompletions } from "./render-chat-completions.ts";
 export { renderResponses } from "./render-responses.ts";

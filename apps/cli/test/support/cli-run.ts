@@ -1,6 +1,7 @@
 /** Runs the real `knightcode` binary as a child process, with the testkit mock as its model. */
 import { join } from "node:path";
 import {
+  collectOutput,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   type MockModelServer,
@@ -36,11 +37,7 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-    child.exited,
-  ]);
+  const { stdout, stderr, code } = await collectOutput(child);
   return { stdout, stderr, code };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type MockModelServer, startMockModelServer } from "@knightcode/testkit";
+import { collectOutput, type MockModelServer, startMockModelServer } from "@knightcode/testkit";
 import {
   type AssistantMessageEvent,
   type Model,
@@ -66,11 +66,7 @@ describe("the vendor SDKs load on first use", () => {
         stderr: "pipe",
       },
     );
-    const [stdout, stderr, code] = await Promise.all([
-      new Response(child.stdout).text(),
-      new Response(child.stderr).text(),
-      child.exited,
-    ]);
+    const { stdout, stderr, code } = await collectOutput(child);
     if (code !== 0) throw new Error(`the probe exited with ${code}: ${stderr}`);
     const steps = JSON.parse(stdout) as {
       step: string;
