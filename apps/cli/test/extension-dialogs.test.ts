@@ -33,6 +33,26 @@ describe("extension dialogs in the terminal", () => {
     expect(env.mock.requests.length).toBe(0);
   }, 30_000);
 
+  test("editor is a multi-line prompt holding the prefill: Ctrl+J adds a line, Enter sends the text, Esc sends none", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/compose");
+    const prompt = await tty.waitFor("Write the note");
+    expect(prompt).toMatch(/first line\s*\n[^\n]*second line/);
+    tty.write(" more");
+    tty.write("\n");
+    tty.type("third");
+    await tty.waitFor('edited: "first line\\nsecond line more\\nthird"');
+    // the message editor got the keyboard back
+    tty.type("/compose");
+    await tty.waitFor((text) => text.split("Write the note").length === 2);
+    tty.write(KEYS.escape);
+    await tty.waitFor("edited: null");
+    expect(tty.visible().join("\n")).not.toContain("Write the note");
+    expect(env.mock.requests.length).toBe(0);
+  }, 30_000);
+
   test("Esc on a tool's confirm answers false, and the model reads that", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(

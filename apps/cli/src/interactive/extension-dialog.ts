@@ -1,6 +1,7 @@
 /**
  * An extension's dialog (`extension/requestDialog`) as an inline prompt: `confirm` as
- * Yes/No, `select` as its choices, `input` as a text field. Esc (or the server withdrawing
+ * Yes/No, `select` as its choices, `input` as a text field, `editor` as a multi-line editor
+ * holding the prefill. Esc (or the server withdrawing
  * the request when the turn is interrupted) answers null, the dialog's no-answer value.
  */
 import type {
@@ -31,6 +32,9 @@ export function dialogChoices(params: ExtensionRequestDialogParams): Choice[] {
       const hint = params.placeholder ? ` ${style.muted(`(e.g. ${params.placeholder})`)}` : "";
       return [{ value: "text", label: "Answer", askText: `Enter sends, Esc skips${hint}` }];
     }
+    case "editor":
+      // asked with an editor prompt, not a list
+      return [];
   }
 }
 
@@ -46,6 +50,7 @@ export function dialogAnswer(
     case "select":
       return { value: params.options?.[Number(answer.value)] ?? null };
     case "input":
+    case "editor":
       return { value: answer.text ?? "" };
   }
 }

@@ -20,7 +20,9 @@ import { ExtensionWidgets } from "./extension-widgets.ts";
 import { Footer } from "./footer.ts";
 import { SessionView } from "./session-view.ts";
 import { runShell } from "./shell-command.ts";
+import type { Block } from "./ui/block.ts";
 import { type Choice, type ChoiceAnswer, ChoicePrompt } from "./ui/choice-prompt.ts";
+import { type EditorAnswer, EditorPrompt } from "./ui/editor-prompt.ts";
 import { isKey } from "./ui/keys.ts";
 import type { PromptEditor } from "./ui/prompt-editor.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -91,6 +93,10 @@ export class InteractiveApp {
     });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
     client.onRequest("extension/requestDialog", async (params, { signal }) => {
+      if (params.kind === "editor") {
+        const edited = await this.edit(dialogTitle(params), params.prefill ?? "", signal);
+        return dialogAnswer(params, "cancelled" in edited ? edited : { value: "text", text: edited.text });
+      }
       const answer = await this.ask(dialogTitle(params), dialogChoices(params), {
         signal,
         textOnly: params.kind === "input",
@@ -141,14 +147,32 @@ export class InteractiveApp {
     choices: Choice[],
     options: { signal?: AbortSignal; searchable?: boolean; textOnly?: boolean } = {},
   ): Promise<ChoiceAnswer> {
-    const { signal } = options;
-    const shown = this.prompts.then(async () => {
-      if (signal?.aborted) return { cancelled: true } as const;
+    return this.present(options.signal, () => {
       const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender(), options.searchable);
-      signal?.addEventListener("abort", () => prompt.cancel(), { once: true });
       const only = choices[0];
       if (options.textOnly === true && only?.askText !== undefined)
         prompt.openText(only.value, only.askText, true);
+      return prompt;
+    });
+  }
+
+  /** Shows a multi-line editor prompt holding `prefill` and waits for the text; one prompt at a time. */
+  edit(title: string, prefill: string, signal?: AbortSignal): Promise<EditorAnswer> {
+    return this.present(
+      signal,
+      () => new EditorPrompt(title, this.screen.createEditor(), prefill, () => this.screen.requestRender()),
+    );
+  }
+
+  /** Queues a prompt after the open ones, shows it in the status area with the keyboard, and waits for its answer. */
+  private present<A>(
+    signal: AbortSignal | undefined,
+    make: () => Block & { answer: Promise<A>; cancel(): void },
+  ): Promise<A | { cancelled: true }> {
+    const shown = this.prompts.then(async () => {
+      if (signal?.aborted) return { cancelled: true } as const;
+      const prompt = make();
+      signal?.addEventListener("abort", () => prompt.cancel(), { once: true });
       this.screen.status.add(prompt);
       this.screen.focus(prompt);
       this.screen.requestRender();

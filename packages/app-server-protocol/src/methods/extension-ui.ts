@@ -10,7 +10,12 @@ export const ExtensionRequestDialogParams = Type.Object({
   threadId: Type.String(),
   /** The running turn, or null when the dialog was opened outside one. */
   turnId: Type.Union([Type.String(), Type.Null()]),
-  kind: Type.Union([Type.Literal("select"), Type.Literal("confirm"), Type.Literal("input")]),
+  kind: Type.Union([
+    Type.Literal("select"),
+    Type.Literal("confirm"),
+    Type.Literal("input"),
+    Type.Literal("editor"),
+  ]),
   title: Type.String(),
   /** `confirm`: the question's body. */
   message: Type.Optional(Type.String()),
@@ -18,11 +23,13 @@ export const ExtensionRequestDialogParams = Type.Object({
   options: Type.Optional(Type.Array(Type.String())),
   /** `input`: the hint shown in the empty field. */
   placeholder: Type.Optional(Type.String()),
+  /** `editor`: the text the multi-line editor starts with. */
+  prefill: Type.Optional(Type.String()),
 });
 export type ExtensionRequestDialogParams = Static<typeof ExtensionRequestDialogParams>;
 
 /**
- * The user's answer: a string for `select`/`input`, a boolean for `confirm`, null when
+ * The user's answer: a string for `select`/`input`/`editor`, a boolean for `confirm`, null when
  * the user dismissed the dialog. An answer of the wrong type counts as no answer.
  */
 export const ExtensionRequestDialogResult = Type.Object({

@@ -70,6 +70,39 @@ for (const target of TARGETS) {
     );
 
     test(
+      "editor: asked with its title and prefill; a string answer is the text, any other answer is none",
+      async () => {
+        await using server = await target.start({ extensions: [DIALOGS], init: WITH_DIALOGS });
+        const { threadId, path } = await startThread(server.client, server.agent.cwd);
+        const asked: ExtensionRequestDialogParams[] = [];
+        const answers: unknown[] = [{ value: "fix: the widget\n\nit was never drawn" }, { value: true }];
+        server.client.onRequest("extension/requestDialog", (params) => {
+          asked.push(params);
+          return answers.shift() as { value: string };
+        });
+        expect((await server.client.request("turn/start", { threadId, text: "/edit" })).status).toBe(
+          "handled",
+        );
+        expect((await server.client.request("turn/start", { threadId, text: "/edit" })).status).toBe(
+          "handled",
+        );
+        const editor: ExtensionRequestDialogParams = {
+          threadId,
+          turnId: null,
+          kind: "editor",
+          title: "Commit message",
+          prefill: "fix: the widget\n\nwhy it broke",
+        };
+        expect(asked).toEqual([editor, editor]);
+        expect(customEntries(path, "editor_answer")).toEqual([
+          { text: "fix: the widget\n\nit was never drawn" },
+          { text: null },
+        ]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "answers of the wrong kind, a choice not offered, and an error reply count as no answer",
       async () => {
         await using server = await target.start({ extensions: [DIALOGS], init: WITH_DIALOGS });
@@ -124,9 +157,11 @@ for (const target of TARGETS) {
         const { threadId, path } = await startThread(server.client, server.agent.cwd);
         const seen = recordNotifications(server.client);
         await server.client.request("turn/start", { threadId, text: "/ask" });
+        await server.client.request("turn/start", { threadId, text: "/edit" });
         expect(customEntries(path, "dialog_answers")).toEqual([
           { hasUI: false, confirmed: false, choice: null, text: null },
         ]);
+        expect(customEntries(path, "editor_answer")).toEqual([{ text: null }]);
         expect(
           server.received().some((m) => (m as { method?: string }).method === "extension/requestDialog"),
         ).toBe(false);

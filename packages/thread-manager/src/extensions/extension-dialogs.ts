@@ -53,7 +53,7 @@ export function dialogsAvailable(host: DialogUIHost): boolean {
   return dialogSubscribers(host).length > 0;
 }
 
-/** Builds the thread's `ctx.ui`; the editor dialog keeps the no-UI behaviour. */
+/** Builds the thread's `ctx.ui`. */
 export function createThreadDialogUI(threadId: string, host: DialogUIHost): ExtensionUIContext {
   const ask = async (
     dialog: Omit<ExtensionRequestDialogParams, "threadId" | "turnId">,
@@ -94,6 +94,13 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
       const value = await ask(
         { kind: "input", title, ...(placeholder !== undefined ? { placeholder } : {}) },
         opts,
+      );
+      return typeof value === "string" ? value : undefined;
+    },
+    async editor(title, prefill) {
+      const value = await ask(
+        { kind: "editor", title, ...(prefill !== undefined ? { prefill } : {}) },
+        undefined,
       );
       return typeof value === "string" ? value : undefined;
     },
