@@ -94,16 +94,20 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   "system-prompt-header.ts": inert("status widget"),
   "tic-tac-toe.ts": inert("game board in ctx.ui.custom"),
   "timed-confirm.ts": inert("timed dialogs: they resolve at once"),
-  "titlebar-spinner.ts": inert("terminal title"),
+  "titlebar-spinner.ts": works(
+    "a dialog client gets its title on agent_start and agent_end (extension/titleChanged)",
+  ),
   "todo.ts": works("state rebuilt from the session after resume and after thread/tree/navigate"),
   "tool-override.ts": works("overridden read: logged, .env refused"),
   "tools.ts": inert("tool picker (ctx.ui.custom)"),
   "trigger-compact.ts": loaded("ctx.compact() past a token threshold"),
   "truncated-tool.ts": loaded("truncateHead in a tool"),
-  "widget-placement.ts": inert("widgets"),
+  "widget-placement.ts": inert(
+    "sets them at session_start, before the opening client subscribes (hasUI false)",
+  ),
   "with-deps": works("its own dependency after npm install"),
   "working-indicator.ts": inert("working indicator"),
-  "working-message-test.ts": inert("working message"),
+  "working-message-test.ts": inert("sets it at session_start, before the opening client subscribes"),
 };
 
 /** The Markdown table of statuses. */

@@ -16,7 +16,7 @@ import {
   realpathSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
 import {
@@ -531,6 +531,35 @@ describe("pi example extensions on a real app-server child", () => {
       const replaced = await server.client.request("turn/start", { threadId, text: "/new" });
       expect(replaced.status).toBe("handled");
       expect(replaced.threadId).not.toBe(threadId);
+    },
+  );
+
+  proves(
+    "titlebar-spinner.ts",
+    "a dialog client gets the title: spinner frames while the agent runs, the base title when it ends",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("titlebar-spinner.ts")],
+        init: { capabilities: { extensionDialogs: true } },
+      });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      const titles: string[] = [];
+      server.client.onNotification("extension/titleChanged", (params) => {
+        if (params.threadId === threadId) titles.push(params.title);
+      });
+      const base = `π - ${basename(server.agent.cwd)}`;
+      const ended = nextNotification<{ title: string }>(
+        server.client,
+        "extension/titleChanged",
+        (p) => p.title === base && titles.length > 1,
+      );
+      server.mock.enqueue(textReply("done"));
+      await runTurn(server, threadId, "hello");
+      await ended;
+      // agent_start resets to the base title, frames may follow, agent_end puts the base back
+      expect(titles[0]).toBe(base);
+      expect(titles.at(-1)).toBe(base);
+      for (const title of titles) expect(title).toMatch(new RegExp(`^([⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] )?${base}$`));
     },
   );
 
