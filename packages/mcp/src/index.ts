@@ -1,6 +1,7 @@
 /** @knightcode/mcp: MCP servers from settings or a protocol client, as agent tools. */
 export { agentToolOf, inputSchemaOf } from "./agent-tools.ts";
 export { type ConnectionLease, connectionKey, McpHub, type McpHubOptions } from "./mcp-hub.ts";
+export { type McpPromptArgument, type McpPromptCommand, promptCommandsOf } from "./prompt-commands.ts";
 export { type McpToolDetails, toolResultOf } from "./result-content.ts";
 export {
   type ConnectionEvent,
@@ -8,6 +9,7 @@ export {
   type ConnectionState,
   DEFAULT_START_TIMEOUT_MS,
   McpServerConnection,
+  PROMPT_GET_TIMEOUT_MS,
   TOOL_CALL_TIMEOUT_MS,
 } from "./server-connection.ts";
 export { INHERITED_ENV_VARS, serverEnvironment } from "./server-env.ts";

@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   CallToolResultSchema,
+  PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildStdioTransport } from "./stdio-transport.ts";
@@ -18,6 +19,7 @@ export interface McpSdk {
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   CallToolResultSchema: typeof CallToolResultSchema;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
+  PromptListChangedNotificationSchema: typeof PromptListChangedNotificationSchema;
   ChildStdioTransport: typeof ChildStdioTransport;
 }
 
@@ -33,6 +35,7 @@ async function importSdk(): Promise<McpSdk> {
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     CallToolResultSchema: types.CallToolResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
+    PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ChildStdioTransport: stdio.ChildStdioTransport,
   };
 }

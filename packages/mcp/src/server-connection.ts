@@ -1,14 +1,15 @@
 /**
  * One running MCP server: the SDK client over a stdio or streamable-HTTP transport, its
  * lifecycle (`starting` -> `ready`, or `failed`; `stopped` once closed), its tool list
- * (refetched after `notifications/tools/list_changed`, before the next use), and its
- * tool calls. Events tell the threads sharing it that it failed or changed.
+ * (refetched after `notifications/tools/list_changed`, before the next use), its tool
+ * calls, and likewise its prompts (listed only when the server declares the `prompts`
+ * capability) and `prompts/get`. Events tell the threads sharing it that it failed or changed.
  */
 import { resolve } from "node:path";
 import type { McpServerSettings } from "@knightcode/config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
 
@@ -18,6 +19,8 @@ export const DEFAULT_START_TIMEOUT_MS = 30_000;
 export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
 /** Most `tools/list` pages read from one server, against a server that never stops paging. */
 const MAX_TOOL_PAGES = 100;
+/** A `prompts/get` may take this long; it renders text, so it is far shorter than a tool call. */
+export const PROMPT_GET_TIMEOUT_MS = 60_000;
 
 /** Where a connection is in its life. */
 export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
@@ -50,6 +53,9 @@ export class McpServerConnection {
   #tools: Tool[] = [];
   #toolsStale = false;
   #refreshing: Promise<void> | undefined;
+  #prompts: Prompt[] = [];
+  #promptsStale = false;
+  #refreshingPrompts: Promise<void> | undefined;
   readonly #listeners = new Set<(event: ConnectionEvent) => void>();
   // created when the SDK has loaded, at the start of `start()`
   #sdk: McpSdk | undefined;
@@ -77,12 +83,20 @@ export class McpServerConnection {
       this.#toolsStale = true;
       this.#emit({ type: "toolsChanged" });
     });
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
+      this.#promptsStale = true;
+    });
     return client;
   }
 
   /** The tools as last listed. */
   get tools(): readonly Tool[] {
     return this.#tools;
+  }
+
+  /** The prompts as last listed; none when the server does not offer prompts. */
+  get prompts(): readonly Prompt[] {
+    return this.#prompts;
   }
 
   /** Subscribes to events; returns the unsubscribe function. */
@@ -119,6 +133,10 @@ export class McpServerConnection {
           this.#transport = this.#createTransport(sdk);
           await client.connect(this.#transport, { timeout: timeoutMs });
           await this.#listTools(timeoutMs);
+          // A server whose prompt list fails still offers its tools.
+          await this.#listPrompts(timeoutMs).catch((error) =>
+            this.options.log(`[mcp:${this.options.name}] listing its prompts failed: ${String(error)}`),
+          );
           return "ready" as const;
         })(),
         timedOut,
@@ -187,6 +205,45 @@ export class McpServerConnection {
     this.#tools = tools;
   }
 
+  async #listPrompts(timeoutMs: number): Promise<void> {
+    const client = this.#client;
+    if (client === undefined || client.getServerCapabilities()?.prompts === undefined) return;
+    const prompts: Prompt[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listPrompts(cursor !== undefined ? { cursor } : {}, { timeout: timeoutMs });
+      prompts.push(...result.prompts);
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    this.#prompts = prompts;
+  }
+
+  /** Refetches the prompt list if the server said it changed; keeps the old list when that fails. */
+  async refreshPrompts(): Promise<void> {
+    if (!this.#promptsStale || this.state !== "ready") return;
+    this.#refreshingPrompts ??= (async () => {
+      this.#promptsStale = false;
+      try {
+        await this.#listPrompts(DEFAULT_START_TIMEOUT_MS);
+      } catch (error) {
+        this.options.log(`[mcp:${this.options.name}] refreshing the prompt list failed: ${String(error)}`);
+      } finally {
+        this.#refreshingPrompts = undefined;
+      }
+    })();
+    await this.#refreshingPrompts;
+  }
+
+  /** Renders one prompt (`prompts/get`); rejects when the server is gone, refuses or times out. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const client = this.#client;
+    if (this.state !== "ready" || client === undefined) {
+      throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
+    }
+    return client.getPrompt({ name, arguments: args }, { timeout: PROMPT_GET_TIMEOUT_MS });
+  }
+
   /** Refetches the tool list if the server said it changed; keeps the old list when that fails. */
   async refreshTools(): Promise<void> {
     if (!this.#toolsStale || this.state !== "ready") return;
@@ -223,6 +280,7 @@ export class McpServerConnection {
     this.state = "failed";
     this.error = message;
     this.#tools = [];
+    this.#prompts = [];
     this.options.log(`[mcp:${this.options.name}] ${message}`);
     if (announce) this.#emit({ type: "failed", message: `MCP server "${this.options.name}" ${message}` });
     await this.#closeTransport();
@@ -235,6 +293,7 @@ export class McpServerConnection {
     this.state = "stopped";
     if (!wasFailed) this.error = undefined;
     this.#tools = [];
+    this.#prompts = [];
     await this.#closeTransport();
   }
 

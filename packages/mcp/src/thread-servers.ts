@@ -2,13 +2,15 @@
  * The MCP servers of one thread: those its settings configure plus those its protocol
  * client passed (an ACP editor's), the client's winning on a name clash. The thread
  * holds a lease on each enabled server, offers their tools (filtered by each server's
- * allow-list, refreshed after `tools/list_changed`) and reports problems: at load as
+ * allow-list, refreshed after `tools/list_changed`) and prompts (as slash commands,
+ * refreshed after `prompts/list_changed`) and reports problems: at load as
  * start/resume warnings, later through `warn` (a subscriber `warning`).
  */
 import type { AnyAgentTool } from "@knightcode/agent";
 import type { McpServerStatus } from "@knightcode/app-server-protocol";
 import { type ConfiguredMcpServer, type McpServerSettings, mcpServerConfigProblem } from "@knightcode/config";
 import type { ConnectionLease, McpHub } from "./mcp-hub.ts";
+import { type McpPromptCommand, promptCommandsOf } from "./prompt-commands.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 import { uniqueToolNames } from "./tool-names.ts";
 
@@ -116,6 +118,13 @@ export class ThreadMcpServers {
     // The adapter (argument validation, result content) loads with the first tools asked for.
     const { agentToolOf } = await import("./agent-tools.ts");
     return ready.flatMap((held) => this.#toolsOf(held.spec, held.lease.connection, agentToolOf));
+  }
+
+  /** The prompts of every ready server as commands, after refetching lists the servers said changed. */
+  async promptCommands(): Promise<McpPromptCommand[]> {
+    const ready = this.#held.filter((held) => held.lease.connection.state === "ready");
+    await Promise.all(ready.map((held) => held.lease.connection.refreshPrompts()));
+    return ready.flatMap((held) => promptCommandsOf(held.spec.name, held.lease.connection));
   }
 
   #toolsOf(
