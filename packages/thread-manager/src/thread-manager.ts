@@ -503,6 +503,7 @@ export class ThreadManager implements ThreadManagerApi {
             commands: await listCommands(
               runtimeCommandSources(agentDir, runtime),
               runtime.extensions.commands,
+              (await runtime.mcp?.servers.promptCommands()) ?? [],
             ),
           };
         }

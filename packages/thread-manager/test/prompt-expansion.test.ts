@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseCommandArgs, substituteArgs } from "../src/commands/prompt-expansion.ts";
-import { parseSlashCommand } from "../src/commands/slash-command-parse.ts";
+import { substituteArgs } from "../src/commands/prompt-expansion.ts";
+import { parseCommandArgs, parseSlashCommand } from "../src/commands/slash-command-parse.ts";
 
 describe("prompt template arguments", () => {
   test("quotes group words; positional, all, and sliced arguments substitute in one pass", () => {

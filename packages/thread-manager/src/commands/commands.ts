@@ -1,12 +1,15 @@
 /**
  * `command/list`: what a desktop client can run from `turn/start` text, without the
  * leading `/`: the built-in commands this manager implements, extension commands,
- * prompt templates, and skills as `skill:<name>`. Terminal-only built-ins (`usage`,
+ * prompt templates, skills as `skill:<name>`, and the prompts of a loaded thread's ready
+ * MCP servers as `mcp__<server>__<prompt>`. Terminal-only built-ins (`usage`,
  * `llama`, `undo`) are never listed. For a cwd the list is what a new thread there would
- * offer, from settings and resource discovery only: nothing starts, nothing is written.
+ * offer, from settings and resource discovery only: nothing starts (so no MCP prompts),
+ * nothing is written.
  */
 import type { Command } from "@knightcode/app-server-protocol";
 import { discoverResources, type PromptTemplateResource, type SkillResource } from "@knightcode/config";
+import type { McpPromptCommand } from "@knightcode/mcp";
 import { type LoaderContext, readProjectSettings } from "../threads/thread-loader.ts";
 
 /** Built-in commands interpreted in `turn/start` text. */
@@ -34,10 +37,11 @@ export interface CommandSources {
   projectSettings: Record<string, unknown> | null;
 }
 
-/** Prompt templates and skills a project offers. */
+/** Prompt templates and skills a project offers, and a loaded thread's MCP prompts. */
 export interface DiscoveredCommands {
   prompts: PromptTemplateResource[];
   skills: SkillResource[];
+  mcpPrompts?: McpPromptCommand[];
 }
 
 /** Discovers a project's prompt templates and skills through config's resource discovery. */
@@ -52,10 +56,14 @@ export async function discoverCommands(sources: CommandSources): Promise<Discove
   return { prompts: resources.prompts, skills: resources.skills };
 }
 
-/** The commands of a project plus the given extension commands, deduplicated by name (first wins). */
+/**
+ * The commands of a project plus the given extension commands and MCP prompts,
+ * deduplicated by name (first wins, the same order input expansion looks them up in).
+ */
 export async function listCommands(
   sources: CommandSources,
   extensionCommands: readonly Command[],
+  mcpPrompts: readonly Command[] = [],
 ): Promise<Command[]> {
   const found = await discoverCommands(sources);
   const out: Command[] = [];
@@ -69,6 +77,7 @@ export async function listCommands(
   for (const command of extensionCommands) add(command);
   for (const prompt of found.prompts) add(prompt);
   for (const skill of found.skills) add({ name: `skill:${skill.name}`, description: skill.description });
+  for (const prompt of mcpPrompts) add(prompt);
   return out;
 }
 

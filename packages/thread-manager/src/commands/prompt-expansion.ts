@@ -1,37 +1,13 @@
 /**
- * Input that names a prompt template (`/<template> args`) or a skill (`/skill:<name>
- * args`) becomes the user message: the template with its arguments substituted, or the
- * skill's instructions followed by the arguments. Anything else stays as typed.
+ * Input that names a prompt template (`/<template> args`), a skill (`/skill:<name>
+ * args`) or an MCP prompt (`/mcp__<server>__<prompt> args`) becomes the user message:
+ * the template with its arguments substituted, the skill's instructions followed by the
+ * arguments, or the prompt as its server renders it. Anything else stays as typed.
  */
 import { type PromptTemplateResource, parseFrontmatter, type SkillResource } from "@knightcode/config";
 import type { DiscoveredCommands } from "./commands.ts";
-import { parseSlashCommand } from "./slash-command-parse.ts";
-
-/** Splits command arguments on whitespace; single or double quotes group words. */
-export function parseCommandArgs(text: string): string[] {
-  const args: string[] = [];
-  let current = "";
-  let quote: '"' | "'" | undefined;
-  let inWord = false;
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else current += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) args.push(current);
-      current = "";
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) args.push(current);
-  return args;
-}
+import { expandMcpPrompt } from "./mcp-prompt-input.ts";
+import { parseCommandArgs, parseSlashCommand } from "./slash-command-parse.ts";
 
 /**
  * Substitutes `$1`…`$N` (positional), `$@` and `$ARGUMENTS` (all, space-joined),
@@ -72,9 +48,10 @@ export async function expandSkill(skill: SkillResource, args: string): Promise<s
 }
 
 /**
- * Expands a template or skill invocation; other text (including an unknown `/x`) is
- * returned unchanged and reaches the model as typed. A skill file that cannot be read
- * leaves the text unchanged too, with the error passed to `onError`.
+ * Expands a template, skill or MCP prompt invocation; other text (including an unknown
+ * `/x`) is returned unchanged and reaches the model as typed. A skill file that cannot be
+ * read leaves the text unchanged too, with the error passed to `onError`; an MCP prompt
+ * with bad arguments throws `invalidParams` (see `mcp-prompt-input.ts`).
  */
 export async function expandInputText(
   text: string,
@@ -95,5 +72,7 @@ export async function expandInputText(
     }
   }
   const template = found.prompts.find((p) => p.name === command.name);
-  return template ? expandTemplate(template, command.args) : text;
+  if (template) return expandTemplate(template, command.args);
+  const mcpPrompt = found.mcpPrompts?.find((p) => p.name === command.name);
+  return mcpPrompt ? expandMcpPrompt(mcpPrompt, command.args) : text;
 }

@@ -72,7 +72,10 @@ export function createTurnEnvironment(options: EnvironmentOptions, host: Environ
     expandInput: (runtime, text) =>
       expandInputText(
         text,
-        () => discoverCommands(runtimeCommandSources(host.agentDir, runtime)),
+        async () => ({
+          ...(await discoverCommands(runtimeCommandSources(host.agentDir, runtime))),
+          mcpPrompts: (await runtime.mcp?.servers.promptCommands()) ?? [],
+        }),
         (message) => runtime.warn({ source: "settings", message }),
       ),
   };

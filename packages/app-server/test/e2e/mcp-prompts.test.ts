@@ -1,0 +1,141 @@
+/**
+ * MCP prompts as slash commands, against the real `server-everything` from npm: its
+ * prompts are listed by `command/list` as `mcp__everything__<prompt>`, and `turn/start`
+ * with `/mcp__everything__<prompt> args` renders the prompt into the request the mock
+ * model gets. A missing required argument fails like a bad `/name` (invalidParams) and
+ * nothing reaches the model; a server without the prompts capability lists none.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
+import { everythingServer, filesystemServer, textReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+
+/** Runs a turn with `text` to completion; resolves with the user text the model was sent. */
+async function promptTurn(server: E2EServer, threadId: string, text: string): Promise<string> {
+  const client: AppServerClient = server.client;
+  server.mock.enqueue(textReply("ok"));
+  const before = server.mock.requests.length;
+  const done = nextNotification<TurnCompletedNotification>(
+    client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+  const started = await client.request("turn/start", { threadId, text });
+  expect(started.status).toBe("started");
+  expect((await done).turn.status).toBe("completed");
+  expect(server.mock.requests.length).toBe(before + 1);
+  const body = server.mock.requests[before]!.body as { messages: { role: string; content: unknown }[] };
+  const users = body.messages.filter((m) => m.role === "user");
+  return JSON.stringify(users.at(-1)?.content);
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: string; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error("expected the request to be refused");
+}
+
+for (const target of TARGETS) {
+  describe(`[${target.name}] MCP prompts as slash commands`, () => {
+    test(
+      "command/list offers server-everything's prompts and none of server-filesystem (no prompts capability)",
+      async () => {
+        await using server = await target.start();
+        const root = join(server.agent.cwd, "files");
+        mkdirSync(root);
+        const { thread, warnings } = await server.client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          mcpServers: { everything: everythingServer(), files: filesystemServer(root) },
+        });
+        expect(warnings).toEqual([]);
+        const { commands } = await server.client.request("command/list", { threadId: thread.id });
+        expect(commands).toContainEqual({
+          name: "mcp__everything__simple-prompt",
+          description: "A prompt with no arguments",
+        });
+        expect(commands).toContainEqual({
+          name: "mcp__everything__args-prompt",
+          description: "A prompt with two arguments, one required and one optional",
+        });
+        expect(commands.map((c) => c.name)).toContain("mcp__everything__resource-prompt");
+        expect(commands.filter((c) => c.name.startsWith("mcp__files__"))).toEqual([]);
+        // the built-ins still come first
+        expect(commands[0]!.name).toBe("compact");
+        // a cwd listing starts no servers, so it offers no MCP prompts
+        const forCwd = await server.client.request("command/list", { cwd: server.agent.cwd });
+        expect(forCwd.commands.filter((c) => c.name.startsWith("mcp__"))).toEqual([]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "/mcp__everything__<prompt> starts a turn with the rendered prompt: no arguments, positional and name=value, an embedded text resource",
+      async () => {
+        await using server = await target.start();
+        const { thread } = await server.client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          mcpServers: { everything: everythingServer() },
+        });
+        const simple = await promptTurn(server, thread.id, "/mcp__everything__simple-prompt");
+        expect(simple).toContain("This is a simple prompt without arguments.");
+        expect(simple).not.toContain("/mcp__");
+
+        const positional = await promptTurn(server, thread.id, '/mcp__everything__args-prompt "San Diego"');
+        expect(positional).toContain("What's weather in San Diego");
+        expect(positional).not.toContain("Texas");
+
+        const named = await promptTurn(server, thread.id, "/mcp__everything__args-prompt state=Texas Austin");
+        expect(named).toContain("What's weather in Austin, Texas");
+
+        // two messages, the second an embedded text resource, joined in order
+        const resource = await promptTurn(server, thread.id, "/mcp__everything__resource-prompt Text 1");
+        expect(resource).toContain("This prompt includes the Text resource with id: 1");
+        expect(resource).toContain("Resource 1: This is a plaintext resource");
+        expect(resource.indexOf("This prompt includes")).toBeLessThan(resource.indexOf("Resource 1:"));
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "a missing required argument or a word too many is invalidParams, reaches no model, and the thread stays usable",
+      async () => {
+        await using server = await target.start();
+        const { thread } = await server.client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          mcpServers: { everything: everythingServer() },
+        });
+        const missing = await refusal(
+          server.client.request("turn/start", {
+            threadId: thread.id,
+            text: "/mcp__everything__args-prompt state=Texas",
+          }),
+        );
+        expect(missing.code).toBe("invalidParams");
+        expect(missing.message).toContain("/mcp__everything__args-prompt needs city");
+        const extra = await refusal(
+          server.client.request("turn/start", {
+            threadId: thread.id,
+            text: "/mcp__everything__simple-prompt now",
+          }),
+        );
+        expect(extra.code).toBe("invalidParams");
+        expect(extra.message).toContain("takes no arguments");
+        expect(server.mock.requests.length).toBe(0);
+        const read = await server.client.request("thread/read", { threadId: thread.id });
+        expect(JSON.stringify(read)).not.toContain("Texas");
+        const after = await promptTurn(server, thread.id, "/mcp__everything__args-prompt Paris");
+        expect(after).toContain("What's weather in Paris");
+      },
+      E2E_TIMEOUT,
+    );
+  });
+}
