@@ -192,6 +192,7 @@ export type {
   ApprovalDecision,
   ApprovalMode,
   Command,
+  CommandArgument,
   CompactionItem,
   ErrorKind,
   ExtensionFlag,

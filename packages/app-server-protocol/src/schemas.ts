@@ -134,6 +134,7 @@ export {
   ApprovalDecision,
   ApprovalMode,
   Command,
+  CommandArgument,
   CompactionItem,
   ErrorKind,
   ExtensionFlag,

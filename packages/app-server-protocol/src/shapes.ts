@@ -315,7 +315,20 @@ export const QueueState = Type.Object({
 });
 export type QueueState = Static<typeof QueueState>;
 
-export const Command = Type.Object({ name: Type.String(), description: Type.String() });
+/** One argument a command declares (MCP prompts do; templates, skills and extensions do not). */
+export const CommandArgument = Type.Object({
+  name: Type.String(),
+  description: Type.Optional(Type.String()),
+  required: Type.Boolean(),
+});
+export type CommandArgument = Static<typeof CommandArgument>;
+
+export const Command = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  /** The arguments, in order, when the command declares them (an MCP prompt's). */
+  arguments: Type.Optional(Type.Array(CommandArgument)),
+});
 export type Command = Static<typeof Command>;
 
 export const FileMatch = Type.Object({

@@ -1,8 +1,8 @@
 /**
  * MCP prompts as slash commands, against the real `server-everything` from npm: its
- * prompts are listed by `command/list` as `mcp__everything__<prompt>`, and `turn/start`
- * with `/mcp__everything__<prompt> args` renders the prompt into the request the mock
- * model gets. A missing required argument fails like a bad `/name` (invalidParams) and
+ * prompts are listed by `command/list` as `mcp__everything__<prompt>` with their declared
+ * arguments, and `turn/start` with `/mcp__everything__<prompt> args` renders the prompt
+ * into the request the mock model gets. A missing required argument fails like a bad `/name` (invalidParams) and
  * nothing reaches the model; a server without the prompts capability lists none.
  */
 import { describe, expect, test } from "bun:test";
@@ -59,10 +59,20 @@ for (const target of TARGETS) {
         expect(commands).toContainEqual({
           name: "mcp__everything__simple-prompt",
           description: "A prompt with no arguments",
+          arguments: [],
         });
         expect(commands).toContainEqual({
           name: "mcp__everything__args-prompt",
           description: "A prompt with two arguments, one required and one optional",
+          arguments: [
+            { name: "city", description: "Name of the city", required: true },
+            { name: "state", required: false },
+          ],
+        });
+        // only MCP prompts declare arguments
+        expect(commands.find((c) => c.name === "compact")).toEqual({
+          name: "compact",
+          description: expect.any(String),
         });
         expect(commands.map((c) => c.name)).toContain("mcp__everything__resource-prompt");
         expect(commands.filter((c) => c.name.startsWith("mcp__files__"))).toEqual([]);

@@ -63,21 +63,22 @@ export async function discoverCommands(sources: CommandSources): Promise<Discove
 export async function listCommands(
   sources: CommandSources,
   extensionCommands: readonly Command[],
-  mcpPrompts: readonly Command[] = [],
+  mcpPrompts: readonly McpPromptCommand[] = [],
 ): Promise<Command[]> {
   const found = await discoverCommands(sources);
   const out: Command[] = [];
   const seen = new Set<string>(TERMINAL_ONLY_COMMANDS);
-  const add = (command: Command) => {
+  const add = (command: Command, args?: Command["arguments"]) => {
     if (seen.has(command.name)) return;
     seen.add(command.name);
-    out.push({ name: command.name, description: command.description });
+    out.push({ name: command.name, description: command.description, ...(args ? { arguments: args } : {}) });
   };
   for (const command of BUILTIN_COMMANDS) add(command);
   for (const command of extensionCommands) add(command);
   for (const prompt of found.prompts) add(prompt);
   for (const skill of found.skills) add({ name: `skill:${skill.name}`, description: skill.description });
-  for (const prompt of mcpPrompts) add(prompt);
+  // An MCP prompt's declared arguments go with it (an empty list: it takes none).
+  for (const prompt of mcpPrompts) add(prompt, prompt.arguments);
   return out;
 }
 
