@@ -16,6 +16,7 @@ import {
 import {
   type ApprovalMode,
   type AppServerClient,
+  type Command,
   type ItemToolCallRequestApprovalParams,
   type ItemToolCallRequestApprovalResult,
   isPayloadRef,
@@ -40,6 +41,13 @@ const COMMAND_HINTS: Record<string, string> = {
   compact: "optional instructions for the summary",
   name: "the new name",
 };
+
+/** The input hint of a listed command: a built-in's, or an MCP prompt's declared arguments (`<city> [state]`). */
+function commandHint(command: Command): string | undefined {
+  const fixed = COMMAND_HINTS[command.name];
+  if (fixed !== undefined || !command.arguments?.length) return fixed;
+  return command.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
+}
 
 interface RunningPrompt {
   requestId: string;
@@ -345,9 +353,7 @@ export class AcpSession {
         .map((command) => ({
           name: command.name,
           description: command.description,
-          ...(COMMAND_HINTS[command.name] === undefined
-            ? {}
-            : { input: { hint: COMMAND_HINTS[command.name]! } }),
+          ...(commandHint(command) === undefined ? {} : { input: { hint: commandHint(command)! } }),
         }));
     } catch (error) {
       this.ctx.log(`session ${this.id}: command/list: ${String(error)}`);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { textReply } from "@knightcode/testkit";
+import { everythingServer, textReply } from "@knightcode/testkit";
 import { acpWorld, startAcp } from "../support/acp-child.ts";
 
 const TIMEOUT = 60_000;
@@ -66,6 +66,58 @@ describe("knightcode acp: slash commands", () => {
       expect(renamed.sessionUpdate).toBe("session_info_update");
       const listed = await acp.agent.request("session/list", {});
       expect(listed.sessions.find((s) => s.sessionId === sessionId)?.title).toBe("Greeting practice");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+});
+
+describe("knightcode acp: MCP prompts", () => {
+  test(
+    "an editor's MCP server's prompts are commands with their arguments as the hint; one runs, one missing its argument is -32602",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      const server = everythingServer();
+      const { sessionId } = await acp.agent.request("session/new", {
+        cwd: world.agent.cwd,
+        mcpServers: [{ name: "everything", command: server.command, args: server.args, env: [] }],
+      });
+      const listed = await acp.waitForUpdate(
+        (u, s) => s === sessionId && u.sessionUpdate === "available_commands_update",
+      );
+      if (listed.sessionUpdate !== "available_commands_update") throw new Error("unreachable");
+      expect(listed.availableCommands).toContainEqual({
+        name: "mcp__everything__args-prompt",
+        description: "A prompt with two arguments, one required and one optional",
+        input: { hint: "<city> [state]" },
+      });
+      // a prompt without arguments has no hint
+      expect(listed.availableCommands).toContainEqual({
+        name: "mcp__everything__simple-prompt",
+        description: "A prompt with no arguments",
+      });
+
+      world.mock.enqueue(textReply("Sunny."));
+      const ran = await acp.agent.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "/mcp__everything__args-prompt Oslo" }],
+      });
+      expect(ran.stopReason).toBe("end_turn");
+      expect(JSON.stringify(world.mock.requests.at(-1)!.body)).toContain("What's weather in Oslo");
+
+      const before = world.mock.requests.length;
+      const refused = failure(
+        await acp.agent
+          .request("session/prompt", {
+            sessionId,
+            prompt: [{ type: "text", text: "/mcp__everything__args-prompt" }],
+          })
+          .catch((e: unknown) => e),
+      );
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain("needs city");
+      expect(world.mock.requests.length).toBe(before);
       expect(acp.schemaProblems()).toEqual([]);
     },
     TIMEOUT,
