@@ -42,6 +42,19 @@ describe("extension display calls in the terminal", () => {
     expect(env.mock.requests.length).toBe(0);
   }, 30_000);
 
+  test("a widget set at session_start shows below the editor as the session opens", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("WELCOME from session_start");
+    tty.write("draft text");
+    await tty.waitFor("draft text");
+    const rows = tty.visible();
+    expect(rowOf(rows, "WELCOME from session_start")).toBeGreaterThan(rowOf(rows, "draft text"));
+    expect(rowOf(rows, "WELCOME from session_start")).toBeLessThan(
+      rowOf(rows, "mock-completions/mock-model"),
+    );
+  }, 30_000);
+
   test("the working message replaces the working line's text while a turn runs; cleared, the default is back", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(

@@ -16,6 +16,7 @@ import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-dialog.ts";
+import { type DisplayChange, ExtensionDisplay } from "./extension-display.ts";
 import { ExtensionWidgets } from "./extension-widgets.ts";
 import { Footer } from "./footer.ts";
 import { SessionView } from "./session-view.ts";
@@ -28,7 +29,13 @@ import type { PromptEditor } from "./ui/prompt-editor.ts";
 import type { Screen } from "./ui/screen.ts";
 import { Spinner } from "./ui/spinner.ts";
 import { style } from "./ui/style.ts";
-import { keepColoursOnly, plainText } from "./ui/terminal-safe.ts";
+
+const DISPLAY_METHODS = [
+  "extension/statusChanged",
+  "extension/widgetChanged",
+  "extension/workingMessageChanged",
+  "extension/titleChanged",
+] as const;
 
 /** Runs a `/command`; returns false when the name is not a built-in. */
 export type CommandRunner = (app: InteractiveApp, name: string, args: string) => Promise<boolean>;
@@ -106,24 +113,19 @@ export class InteractiveApp {
     client.onNotification("extension/notify", (params) => {
       if (params.threadId === this.session.threadId) this.view.note(notice(params));
     });
-    client.onNotification("extension/statusChanged", (params) => {
-      if (params.threadId !== this.session.threadId) return;
-      if (params.text === null) this.footer.statuses.delete(params.key);
-      else this.footer.statuses.set(params.key, params.text);
-      changed();
-    });
-    client.onNotification("extension/widgetChanged", (params) => {
-      if (params.threadId !== this.session.threadId) return;
-      this.widgets.apply(params);
-      changed();
-    });
-    client.onNotification("extension/workingMessageChanged", (params) => {
-      if (params.threadId !== this.session.threadId) return;
-      this.spinner.setMessage(params.message === null ? undefined : keepColoursOnly(params.message));
-    });
-    client.onNotification("extension/titleChanged", (params) => {
-      if (params.threadId === this.session.threadId) screen.setTitle(plainText(params.title));
-    });
+    const display = new ExtensionDisplay(
+      {
+        footer: this.footer,
+        widgets: this.widgets,
+        spinner: this.spinner,
+        setTitle: (title) => screen.setTitle(title),
+        changed,
+      },
+      () => this.session.threadId,
+    );
+    this.session.onOpened = (threadId) => display.opened(threadId);
+    for (const method of DISPLAY_METHODS)
+      client.onNotification(method, (params) => display.handle({ method, params } as DisplayChange));
   }
 
   /** Hands a finished tool call's `fileChanges` to the checkpoints, so `/undo` checks those files. */

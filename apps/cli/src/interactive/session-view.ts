@@ -46,6 +46,9 @@ export class SessionView {
     private readonly changed: () => void,
   ) {}
 
+  /** Called as a thread becomes the open one. */
+  onOpened: (threadId: string) => void = () => {};
+
   get threadId(): string | undefined {
     return this.thread?.id;
   }
@@ -57,6 +60,7 @@ export class SessionView {
   /** Switches to `thread`, showing its history when it was resumed. */
   async open(thread: Thread, resumed?: ThreadResumeResult): Promise<void> {
     this.thread = thread;
+    this.onOpened(thread.id);
     this.footer.thread = thread;
     this.footer.usage = resumed?.usage;
     this.runningTurnId = resumed?.runningTurn?.id;

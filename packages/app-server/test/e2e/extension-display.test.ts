@@ -2,7 +2,9 @@
  * Extension display calls over the protocol: `setWidget`, `setWorkingMessage` and
  * `setTitle` reach a client that declared `capabilities.extensionDialogs` as
  * `extension/widgetChanged`, `extension/workingMessageChanged` and `extension/titleChanged`,
- * in the order the extension made them; a client without the capability gets none.
+ * in the order the extension made them; a client without the capability gets none. What
+ * is displayed is replayed to a connection with the capability when it subscribes, so
+ * what `session_start` set reaches the client that opened the thread.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -10,6 +12,7 @@ import type { AppServerClient } from "@knightcode/app-server-protocol";
 import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
 
 const DISPLAY = join(import.meta.dir, "fixtures", "extensions", "display.ts");
+const SESSION_START = join(import.meta.dir, "fixtures", "extensions", "session-start-display.ts");
 const WITH_DIALOGS = { capabilities: { extensionDialogs: true } };
 
 async function startThread(client: AppServerClient, cwd: string): Promise<string> {
@@ -92,7 +95,63 @@ for (const target of TARGETS) {
       E2E_TIMEOUT,
     );
 
+    test(
+      "session_start: the opening client counts for hasUI, gets what was displayed (not what was cleared, nor notices) once subscribed, and is not asked",
+      async () => {
+        await using server = await target.start({ extensions: [SESSION_START], init: WITH_DIALOGS });
+        const seen = recordNotifications(server.client);
+        const threadId = await startThread(server.client, server.agent.cwd);
+        // the replay goes out as the creator subscribes, before thread/start answers
+        expect(extensionNotifications(seen)).toEqual([
+          { method: "extension/statusChanged", params: { threadId, key: "ui", text: "hasUI=true" } },
+          {
+            method: "extension/widgetChanged",
+            params: { threadId, key: "banner", lines: ["welcome"], placement: "aboveEditor" },
+          },
+          { method: "extension/workingMessageChanged", params: { threadId, message: "Warming up" } },
+          { method: "extension/titleChanged", params: { threadId, title: "started" } },
+          { method: "extension/statusChanged", params: { threadId, key: "early", text: "confirmed=false" } },
+        ]);
+        // the dialog at session_start answered its no-answer value without asking anyone
+        expect(
+          server.received().some((m) => (m as { method?: string }).method === "extension/requestDialog"),
+        ).toBe(false);
+      },
+      E2E_TIMEOUT,
+    );
+
     if (target.name === "in-process") {
+      test(
+        "a connection that subscribes later gets the current display once; one without the capability gets nothing",
+        async () => {
+          await using server = await target.start({ extensions: [SESSION_START] });
+          const threadId = await startThread(server.client, server.agent.cwd);
+          const shower = await server.connect!(WITH_DIALOGS);
+          const plain = await server.connect!();
+          const shown = recordNotifications(shower);
+          const notShown = recordNotifications(plain);
+          await shower.request("thread/resume", { threadId });
+          await plain.request("thread/resume", { threadId });
+          // the opener had no UI: session_start only set the status saying so
+          expect(extensionNotifications(shown)).toEqual([
+            { method: "extension/statusChanged", params: { threadId, key: "ui", text: "hasUI=false" } },
+          ]);
+          const later = nextNotification(shower, "extension/widgetChanged");
+          await server.client.request("turn/start", { threadId, text: "/later" });
+          expect(await later).toEqual({
+            threadId,
+            key: "later",
+            lines: ["set by a command"],
+            placement: "aboveEditor",
+          });
+          // subscribing again replays nothing new; the replay goes to the new subscriber only
+          await shower.request("thread/resume", { threadId });
+          expect(extensionNotifications(shown)).toHaveLength(2);
+          expect(extensionNotifications(notShown)).toEqual([]);
+        },
+        E2E_TIMEOUT,
+      );
+
       test(
         "two subscribers of one thread: only the one with the capability gets the display notifications",
         async () => {

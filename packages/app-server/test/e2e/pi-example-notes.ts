@@ -102,12 +102,14 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
   "tools.ts": inert("tool picker (ctx.ui.custom)"),
   "trigger-compact.ts": loaded("ctx.compact() past a token threshold"),
   "truncated-tool.ts": loaded("truncateHead in a tool"),
-  "widget-placement.ts": inert(
-    "sets them at session_start, before the opening client subscribes (hasUI false)",
+  "widget-placement.ts": works(
+    "a dialog client that opens the thread gets both widgets set at session_start, with their placement",
   ),
   "with-deps": works("its own dependency after npm install"),
   "working-indicator.ts": inert("working indicator"),
-  "working-message-test.ts": inert("sets it at session_start, before the opening client subscribes"),
+  "working-message-test.ts": works(
+    "a dialog client that opens the thread gets the working message set at session_start",
+  ),
 };
 
 /** The Markdown table of statuses. */

@@ -535,6 +535,48 @@ describe("pi example extensions on a real app-server child", () => {
   );
 
   proves(
+    "widget-placement.ts",
+    "the client opening the thread gets the widgets session_start set, above and below the editor",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("widget-placement.ts")],
+        init: { capabilities: { extensionDialogs: true } },
+      });
+      const seen = recordNotifications(server.client);
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      expect(seen.filter((n) => n.method === "extension/widgetChanged")).toEqual([
+        {
+          method: "extension/widgetChanged",
+          params: { threadId, key: "widget-above", lines: ["Above editor widget"], placement: "aboveEditor" },
+        },
+        {
+          method: "extension/widgetChanged",
+          params: { threadId, key: "widget-below", lines: ["Below editor widget"], placement: "belowEditor" },
+        },
+      ]);
+    },
+  );
+
+  proves(
+    "working-message-test.ts",
+    "the client opening the thread gets the working message session_start set (its colour kept)",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("working-message-test.ts")],
+        init: { capabilities: { extensionDialogs: true } },
+      });
+      const seen = recordNotifications(server.client);
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      expect(seen.filter((n) => n.method === "extension/workingMessageChanged")).toEqual([
+        {
+          method: "extension/workingMessageChanged",
+          params: { threadId, message: "\u001b[38;2;155;86;63mWorking... (custom)\u001b[39m" },
+        },
+      ]);
+    },
+  );
+
+  proves(
     "titlebar-spinner.ts",
     "a dialog client gets the title: spinner frames while the agent runs, the base title when it ends",
     async () => {

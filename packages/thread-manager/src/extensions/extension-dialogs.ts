@@ -2,7 +2,10 @@
  * `ctx.ui` of a thread, carried over the protocol: dialogs become a routed
  * `extension/requestDialog` (one subscriber able to show dialogs is asked at a time, the
  * way approvals are routed), `notify`/`setStatus`/`setWidget`/`setWorkingMessage`/`setTitle`
- * become notifications for those subscribers. A dialog answers with its no-answer value (undefined/false) at once when
+ * become notifications for those subscribers. What is displayed is kept and replayed to
+ * such a connection when it subscribes (see `DisplayState`). While the thread loads (its
+ * `session_start`), the connection opening it counts for `hasUI`; its dialogs answer the
+ * no-answer value then, since nobody is subscribed to be asked yet. A dialog answers with its no-answer value (undefined/false) at once when
  * no such subscriber is there, and when it is withdrawn: the running turn (or the
  * command that opened it) is interrupted, the extension's own signal aborts, or its timeout passes.
  */
@@ -17,6 +20,7 @@ import { runAsHost } from "@knightcode/extensions/stdout-guard";
 import type { ServerRequestPort } from "../api.ts";
 import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 import type { BrokerChannel, RequestBroker } from "../turns/approval-broker.ts";
+import { type DisplayNotification, DisplayState } from "./display-state.ts";
 
 /** The channel of `extension/requestDialog`: only connections that declared the capability are asked. */
 export const dialogChannel: BrokerChannel<ExtensionRequestDialogParams> = {
@@ -38,6 +42,14 @@ export interface DialogUIHost {
   /** The loaded runtime of the thread, once it exists and while it is open. */
   runtime(): ThreadRuntime | undefined;
   emit(connectionIds: string[], notification: ServerNotification): void;
+  /** The connection loading the thread, while there is no runtime yet. */
+  opener?: string;
+}
+
+/** A thread's `ctx.ui` and the replay of what it displays, for a connection that just subscribed. */
+export interface ThreadDialogUI {
+  ui: ExtensionUIContext;
+  replayTo(connectionId: string): void;
 }
 
 /** Subscribers of the thread that show extension dialogs. */
@@ -48,18 +60,28 @@ function dialogSubscribers(host: DialogUIHost): string[] {
   return runtime.subscribers.filter((id) => port.showsExtensionDialogs?.(id) === true);
 }
 
-/** Whether anyone can answer this thread's dialogs right now (`ctx.hasUI`). */
+/** Whether the connection opening a not yet loaded thread shows dialogs. */
+function openerShowsDialogs(host: DialogUIHost): boolean {
+  return (
+    host.runtime() === undefined &&
+    host.opener !== undefined &&
+    host.port()?.showsExtensionDialogs?.(host.opener) === true
+  );
+}
+
+/** Whether the thread has a UI right now (`ctx.hasUI`): a subscriber, or an opener, that shows dialogs. */
 export function dialogsAvailable(host: DialogUIHost): boolean {
-  return dialogSubscribers(host).length > 0;
+  return dialogSubscribers(host).length > 0 || openerShowsDialogs(host);
 }
 
 /** Builds the thread's `ctx.ui`. */
-export function createThreadDialogUI(threadId: string, host: DialogUIHost): ExtensionUIContext {
+export function createThreadDialogUI(threadId: string, host: DialogUIHost): ThreadDialogUI {
+  const shown = new DisplayState();
   const ask = async (
     dialog: Omit<ExtensionRequestDialogParams, "threadId" | "turnId">,
     opts: ExtensionUIDialogOptions | undefined,
   ): Promise<ExtensionRequestDialogResult["value"]> => {
-    if (!dialogsAvailable(host)) return null;
+    if (dialogSubscribers(host).length === 0) return null;
     const runtime = host.runtime();
     const running = runtime?.running;
     // a command (or an input hook) has no running turn yet: its pending start's signal stands in
@@ -75,12 +97,21 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
     if (answer.kind === "cancelled") return null;
     return (answer.raw as ExtensionRequestDialogResult | undefined)?.value ?? null;
   };
-  const display = (notification: ServerNotification): void => {
+  const display = (
+    notification: DisplayNotification | Extract<ServerNotification, { method: "extension/notify" }>,
+  ): void => {
+    if (notification.method !== "extension/notify") shown.record(notification);
     const to = dialogSubscribers(host);
     // the emit is the host's work: an in-process client drawing the terminal must not count as the extension writing to stdout
     if (to.length > 0) runAsHost(() => host.emit(to, notification));
   };
-  return {
+  const replayTo = (connectionId: string): void => {
+    if (host.port()?.showsExtensionDialogs?.(connectionId) !== true) return;
+    runAsHost(() => {
+      for (const notification of shown.current()) host.emit([connectionId], notification);
+    });
+  };
+  const ui: ExtensionUIContext = {
     ...createNoUI(),
     async select(title, options, opts) {
       const value = await ask({ kind: "select", title, options }, opts);
@@ -130,4 +161,5 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Exte
       display({ method: "extension/titleChanged", params: { threadId, title: String(title) } });
     },
   };
+  return { ui, replayTo };
 }

@@ -163,12 +163,19 @@ export class ThreadRegistry {
     });
     let loaded: Awaited<ReturnType<ThreadRegistry["loadExtensions"]>>;
     try {
-      loaded = await this.loadExtensions(session, caller.clientKind, project, "startup", tools.ops);
+      loaded = await this.loadExtensions(
+        session,
+        caller.clientKind,
+        project,
+        "startup",
+        tools.ops,
+        caller.connectionId,
+      );
     } catch (error) {
       await tools.dispose().catch(() => undefined);
       throw error;
     }
-    const { extensions, port } = loaded;
+    const { extensions, port, replayDisplay } = loaded;
     const settings = branchSettings(session, defaultApprovalMode(caller.clientKind));
     const warnings = [
       ...sessionDamageWarnings(session),
@@ -179,6 +186,7 @@ export class ThreadRegistry {
     ];
     const runtime = new ThreadRuntime(session, this.host, extensions, settings, warnings, caller.clientKind);
     runtime.tools = tools;
+    runtime.replayDisplay = replayDisplay;
     try {
       warnings.push(...(await this.attachToolSources(runtime, project, mcpServers)));
       durable?.ensureDurable();
@@ -264,7 +272,13 @@ export class ThreadRegistry {
     project: Pick<ProjectSettings, "settings" | "trusted" | "projectDir">,
     reason: "startup" | "reload" | "resume",
     toolOperations: ToolOperations | undefined,
-  ): Promise<{ extensions: ExtensionHost; port: BoundExtensionPort | undefined }> {
+    /** The connection loading the thread: it counts for `hasUI` until the thread is registered. */
+    opener?: string,
+  ): Promise<{
+    extensions: ExtensionHost;
+    port: BoundExtensionPort | undefined;
+    replayDisplay: (connectionId: string) => void;
+  }> {
     const port = this.options.models
       ? createExtensionPort(
           session,
@@ -283,7 +297,9 @@ export class ThreadRegistry {
       },
       emit: (connectionIds, notification) =>
         this.options.emit({ audience: "connections", connectionIds, notification }),
+      ...(opener !== undefined ? { opener } : {}),
     };
+    const dialogUI = createThreadDialogUI(session.id, dialogHost);
     const extensions = await (this.options.extensionHostFactory ?? noopExtensionHostFactory)({
       context: { threadId: session.id, cwd: session.header.cwd, mode, hasUI: false },
       extensionPaths: this.options.extensionPaths ?? [],
@@ -293,12 +309,12 @@ export class ThreadRegistry {
       trusted: project.trusted,
       projectDir: project.projectDir,
       reason,
-      ui: createThreadDialogUI(session.id, dialogHost),
+      ui: dialogUI.ui,
       uiAvailable: () => dialogsAvailable(dialogHost),
       ...(port ? { thread: port } : {}),
       ...(toolOperations ? { toolOperations } : {}),
     });
-    return { extensions, port };
+    return { extensions, port, replayDisplay: dialogUI.replayTo };
   }
 
   /**
@@ -336,7 +352,7 @@ export class ThreadRegistry {
         message: `Extension shutdown failed: ${(error as Error).message}`,
       });
     }
-    const { extensions, port } = await this.loadExtensions(
+    const { extensions, port, replayDisplay } = await this.loadExtensions(
       runtime.session,
       runtime.clientMode,
       { settings: runtime.projectSettings, trusted: runtime.trusted, projectDir: runtime.projectDir },
@@ -349,6 +365,7 @@ export class ThreadRegistry {
     }
     port?.attach(runtime);
     runtime.extensions = extensions;
+    runtime.replayDisplay = replayDisplay;
     this.registerProviders(runtime, extensions);
     for (const warning of extensions.warnings) runtime.warn(warning);
   }

@@ -123,6 +123,8 @@ export interface ThreadSettings {
 /** A loaded, owned thread. */
 export class ThreadRuntime {
   readonly subscribers: string[] = [];
+  /** Sends what the thread's extensions display to a connection that just subscribed. */
+  replayDisplay: (connectionId: string) => void = () => {};
   readonly queue: QueuedInput[] = [];
   /** Non-shell tool names and shell prefixes accepted for this load, never across loads. */
   grants: SessionGrants = emptyGrants();
@@ -190,6 +192,7 @@ export class ThreadRuntime {
     this.host.dialogs.note({ type: "subscribed", threadId: this.id, connectionId });
     this.idleTimer?.cancel();
     this.idleTimer = undefined;
+    if (at < 0) this.replayDisplay(connectionId);
     return at < 0;
   }
 

@@ -1,0 +1,91 @@
+/**
+ * What the open thread's extensions display: statuses under the footer, widgets beside
+ * the editor, the working message and the window title. The server replays a thread's
+ * display when the terminal subscribes, which is before `thread/start` (or
+ * `thread/resume`) has answered with the thread's ID, so notifications for a thread that
+ * is not open yet wait here until it opens.
+ */
+import type {
+  ExtensionStatusChangedNotification,
+  ExtensionTitleChangedNotification,
+  ExtensionWidgetChangedNotification,
+  ExtensionWorkingMessageChangedNotification,
+} from "@knightcode/app-server-protocol";
+import type { ExtensionWidgets } from "./extension-widgets.ts";
+import type { Footer } from "./footer.ts";
+import type { Spinner } from "./ui/spinner.ts";
+import { keepColoursOnly, plainText } from "./ui/terminal-safe.ts";
+
+/** One display notification. */
+export type DisplayChange =
+  | { method: "extension/statusChanged"; params: ExtensionStatusChangedNotification }
+  | { method: "extension/widgetChanged"; params: ExtensionWidgetChangedNotification }
+  | { method: "extension/workingMessageChanged"; params: ExtensionWorkingMessageChangedNotification }
+  | { method: "extension/titleChanged"; params: ExtensionTitleChangedNotification };
+
+/** Enough for any replay; a thread that never opens cannot grow it past this. */
+const MAX_WAITING = 256;
+
+/** Where the display goes. */
+export interface DisplayParts {
+  footer: Footer;
+  widgets: ExtensionWidgets;
+  spinner: Spinner;
+  setTitle(title: string): void;
+  changed(): void;
+}
+
+export class ExtensionDisplay {
+  private readonly waiting = new Map<string, DisplayChange[]>();
+  private waitingCount = 0;
+
+  constructor(
+    private readonly parts: DisplayParts,
+    /** The open thread, if any. */
+    private readonly openThread: () => string | undefined,
+  ) {}
+
+  /** Shows a change for the open thread; keeps one for another thread until that one opens. */
+  handle(change: DisplayChange): void {
+    const threadId = change.params.threadId;
+    if (threadId === this.openThread()) {
+      this.apply(change);
+      return;
+    }
+    if (this.waitingCount >= MAX_WAITING) return;
+    const list = this.waiting.get(threadId) ?? [];
+    list.push(change);
+    this.waiting.set(threadId, list);
+    this.waitingCount++;
+  }
+
+  /** `threadId` is now the open thread: what waited for it is shown, the rest dropped. */
+  opened(threadId: string): void {
+    const list = this.waiting.get(threadId) ?? [];
+    this.waiting.clear();
+    this.waitingCount = 0;
+    for (const change of list) this.apply(change);
+  }
+
+  private apply(change: DisplayChange): void {
+    const { footer, widgets, spinner } = this.parts;
+    switch (change.method) {
+      case "extension/statusChanged":
+        if (change.params.text === null) footer.statuses.delete(change.params.key);
+        else footer.statuses.set(change.params.key, change.params.text);
+        break;
+      case "extension/widgetChanged":
+        widgets.apply(change.params);
+        break;
+      case "extension/workingMessageChanged":
+        spinner.setMessage(
+          change.params.message === null ? undefined : keepColoursOnly(change.params.message),
+        );
+        break;
+      case "extension/titleChanged":
+        this.parts.setTitle(plainText(change.params.title));
+        break;
+    }
+    this.parts.changed();
+  }
+}
