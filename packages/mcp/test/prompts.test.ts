@@ -1,14 +1,15 @@
 /**
  * MCP prompts of real servers from npm: server-everything's prompts become commands
  * named like its tools and render through `prompts/get`; server-filesystem, which does
- * not declare the prompts capability, offers none.
+ * not declare the prompts capability, offers none. An SDK server over HTTP pages its
+ * prompt list and announces a change with `prompts/list_changed`.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { everythingServer, filesystemServer } from "@knightcode/testkit";
-import { spec, testHub } from "./support.ts";
+import { everythingServer, filesystemServer, startMcpHttpServer } from "@knightcode/testkit";
+import { run, spec, testHub } from "./support.ts";
 
 describe("MCP prompts", () => {
   test("server-everything's prompts become mcp__everything__<prompt> with their declared arguments", async () => {
@@ -53,5 +54,18 @@ describe("MCP prompts", () => {
     await thread.start([spec("everything", everythingServer())]);
     await thread.dispose();
     expect(await thread.promptCommands()).toEqual([]);
+  });
+
+  test("a paged prompt list is read whole, and prompts/list_changed refreshes it before the next use", async () => {
+    await using server = await startMcpHttpServer();
+    await using h = testHub();
+    const thread = h.thread(process.cwd());
+    expect(await thread.start([spec("web", { url: server.url })])).toEqual([]);
+    let names = (await thread.promptCommands()).map((c) => c.name);
+    expect(names).toEqual(["mcp__web__brief", "mcp__web__plain"]);
+    await run(await thread.tools(), "mcp__web__reveal", {});
+    names = (await thread.promptCommands()).map((c) => c.name);
+    expect(names).toEqual(["mcp__web__brief", "mcp__web__plain", "mcp__web__secret-prompt"]);
+    await thread.dispose();
   });
 });

@@ -2,11 +2,18 @@
  * A streamable-HTTP MCP server on 127.0.0.1, built with the official SDK's server and
  * its web-standard transport under `Bun.serve`. Its tools: `add` (sums two numbers),
  * `whoami` (echoes the request's `x-test-token` header) and `reveal`, which adds a
- * `secret` tool and announces it with `notifications/tools/list_changed`.
+ * `secret` tool and a `secret-prompt` prompt and announces both list changes. Its prompts,
+ * listed two pages: `brief` (a required `topic`), rendered as user text, an image, an
+ * assistant message and a binary resource, and `plain`.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** The running server. */
 export interface McpHttpTestServer extends AsyncDisposable {
@@ -42,6 +49,42 @@ const SECRET_TOOL = {
   inputSchema: { type: "object" },
 };
 
+const BRIEF_PROMPT = {
+  name: "brief",
+  description: "Briefs on a topic",
+  arguments: [{ name: "topic", description: "What to brief on", required: true }],
+};
+const PLAIN_PROMPT = { name: "plain", description: "Plain words" };
+const SECRET_PROMPT = { name: "secret-prompt", description: "Only listed after reveal" };
+/** A 1x1 PNG. */
+const PIXEL =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/** `prompts/get` of the prompts above. */
+function renderPrompt(name: string, args: Record<string, string>) {
+  if (name === "brief") {
+    return {
+      messages: [
+        { role: "user", content: { type: "text", text: `Brief me on ${args.topic}.` } },
+        { role: "user", content: { type: "image", data: PIXEL, mimeType: "image/png" } },
+        { role: "assistant", content: { type: "text", text: "Noted: I will keep it short." } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: "test://blob", mimeType: "application/octet-stream", blob: "AAEC" },
+          },
+        },
+      ],
+    };
+  }
+  if (name === "plain")
+    return { messages: [{ role: "user", content: { type: "text", text: "Plain words." } }] };
+  if (name === "secret-prompt")
+    return { messages: [{ role: "user", content: { type: "text", text: "The secret prompt." } }] };
+  throw new Error(`unknown prompt ${name}`);
+}
+
 /** Starts the server on an ephemeral loopback port. */
 export async function startMcpHttpServer(): Promise<McpHttpTestServer> {
   const calls: string[] = [];
@@ -53,7 +96,16 @@ export async function startMcpHttpServer(): Promise<McpHttpTestServer> {
   const newSession = async (): Promise<WebStandardStreamableHTTPServerTransport> => {
     const server = new Server(
       { name: "knightcode-test-http", version: "1.0.0" },
-      { capabilities: { tools: { listChanged: true } } },
+      { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } } },
+    );
+    // two pages, so a client has to follow the cursor
+    server.setRequestHandler(ListPromptsRequestSchema, async (request) =>
+      request.params?.cursor === "page-2"
+        ? { prompts: revealed ? [PLAIN_PROMPT, SECRET_PROMPT] : [PLAIN_PROMPT] }
+        : { prompts: [BRIEF_PROMPT], nextCursor: "page-2" },
+    );
+    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+      renderPrompt(request.params.name, request.params.arguments ?? {}),
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: revealed ? [...BASE_TOOLS, SECRET_TOOL] : BASE_TOOLS,
@@ -69,6 +121,7 @@ export async function startMcpHttpServer(): Promise<McpHttpTestServer> {
       if (name === "reveal") {
         revealed = true;
         await extra.sendNotification({ method: "notifications/tools/list_changed" });
+        await extra.sendNotification({ method: "notifications/prompts/list_changed" });
         return { content: [{ type: "text", text: "revealed" }] };
       }
       if (name === "secret" && revealed) return { content: [{ type: "text", text: "the secret is 42" }] };

@@ -3,13 +3,15 @@
  * prompts are listed by `command/list` as `mcp__everything__<prompt>` with their declared
  * arguments, and `turn/start` with `/mcp__everything__<prompt> args` renders the prompt
  * into the request the mock model gets. A missing required argument fails like a bad `/name` (invalidParams) and
- * nothing reaches the model; a server without the prompts capability lists none.
+ * nothing reaches the model; a server without the prompts capability lists none. The
+ * testkit's SDK server over HTTP renders mixed content: the text of user and assistant
+ * messages is kept in order, an image and a binary resource are left out.
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
-import { everythingServer, filesystemServer, textReply } from "@knightcode/testkit";
+import { everythingServer, filesystemServer, startMcpHttpServer, textReply } from "@knightcode/testkit";
 import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
 
 /** Runs a turn with `text` to completion; resolves with the user text the model was sent. */
@@ -110,6 +112,26 @@ for (const target of TARGETS) {
         expect(resource).toContain("This prompt includes the Text resource with id: 1");
         expect(resource).toContain("Resource 1: This is a plaintext resource");
         expect(resource.indexOf("This prompt includes")).toBeLessThan(resource.indexOf("Resource 1:"));
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "a rendered prompt's user and assistant text is joined in order; its image and binary resource are left out",
+      async () => {
+        await using server = await target.start();
+        await using web = await startMcpHttpServer();
+        const { thread, warnings } = await server.client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          mcpServers: { web: { url: web.url } },
+        });
+        expect(warnings).toEqual([]);
+        const sent = await promptTurn(server, thread.id, "/mcp__web__brief topic=Rust");
+        expect(JSON.parse(sent)).toBe("Brief me on Rust.\n\nNoted: I will keep it short.");
+        const body = JSON.stringify(server.mock.requests.at(-1)!.body);
+        expect(body).not.toContain("iVBORw0KGgo");
+        expect(body).not.toContain("AAEC");
       },
       E2E_TIMEOUT,
     );
