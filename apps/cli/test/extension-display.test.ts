@@ -82,6 +82,25 @@ describe("extension display calls in the terminal", () => {
     await tty.waitFor((text) => text.split("⊘ Interrupted").length === 3);
   }, 30_000);
 
+  test("opening another thread takes the last one's widgets, statuses and title off the screen", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession(["-e", EXTENSION], {
+      cwd: env.agent.cwd,
+      env: env.env,
+      title: "my shell",
+    });
+    await tty.waitFor("WELCOME from session_start");
+    tty.type("/show");
+    await tty.waitFor("PLAN step one");
+    await tty.waitFor(() => tty.title === "knightcode - display test");
+    tty.type("/new");
+    // the new thread's own session_start widget comes back with it; /show's widgets do not
+    await tty.waitFor((text) => !text.includes("PLAN step") && !text.includes("HINT below"));
+    await tty.waitFor(() => tty.title === "my shell");
+    await tty.waitFor("WELCOME from session_start");
+    expect(tty.visible().join("\n")).not.toContain("PLAN step");
+  }, 30_000);
+
   test("setTitle sets the window title (controls dropped) and the terminal's own title is back after exit", async () => {
     await using env = await mockedAgent();
     env.mock.enqueue(textReply("unused"));

@@ -32,12 +32,16 @@ export interface DisplayParts {
   widgets: ExtensionWidgets;
   spinner: Spinner;
   setTitle(title: string): void;
+  /** Puts back the terminal's own title. */
+  restoreTitle(): void;
   changed(): void;
 }
 
 export class ExtensionDisplay {
   private readonly waiting = new Map<string, DisplayChange[]>();
   private waitingCount = 0;
+  /** The thread whose display is on screen. */
+  private shown: string | undefined;
 
   constructor(
     private readonly parts: DisplayParts,
@@ -59,12 +63,27 @@ export class ExtensionDisplay {
     this.waitingCount++;
   }
 
-  /** `threadId` is now the open thread: what waited for it is shown, the rest dropped. */
+  /**
+   * `threadId` is now the open thread: another thread's statuses, widgets, working message
+   * and title leave the screen (the server replays the new thread's own as it subscribes),
+   * then what waited for it is shown and the rest dropped.
+   */
   opened(threadId: string): void {
+    if (this.shown !== undefined && this.shown !== threadId) this.clear();
+    this.shown = threadId;
     const list = this.waiting.get(threadId) ?? [];
     this.waiting.clear();
     this.waitingCount = 0;
     for (const change of list) this.apply(change);
+    this.parts.changed();
+  }
+
+  private clear(): void {
+    const { footer, widgets, spinner } = this.parts;
+    footer.statuses.clear();
+    widgets.clear();
+    spinner.setMessage(undefined);
+    this.parts.restoreTitle();
   }
 
   private apply(change: DisplayChange): void {

@@ -27,6 +27,12 @@ export class ExtensionWidgets {
     belowSlot.add(this.below);
   }
 
+  /** Removes every widget (another thread opened). */
+  clear(): void {
+    this.above.widgets.clear();
+    this.below.widgets.clear();
+  }
+
   /** Applies one notification. */
   apply(change: Pick<ExtensionWidgetChangedNotification, "key" | "lines" | "placement">): void {
     const area = change.placement === "belowEditor" ? this.below : this.above;

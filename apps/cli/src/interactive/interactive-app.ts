@@ -119,6 +119,7 @@ export class InteractiveApp {
         widgets: this.widgets,
         spinner: this.spinner,
         setTitle: (title) => screen.setTitle(title),
+        restoreTitle: () => screen.restoreTitle(),
         changed,
       },
       () => this.session.threadId,

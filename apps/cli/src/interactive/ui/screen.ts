@@ -124,10 +124,15 @@ export class Screen {
     this.tui.terminal.setTitle(title);
   }
 
-  /** Restores the terminal (cooked mode, cursor, title) and leaves the last frame in the scrollback. */
-  stop(): void {
+  /** Puts back the terminal's own title, if one was set (a later `setTitle` saves it again). */
+  restoreTitle(): void {
     if (this.titleSaved) this.tui.terminal.write("\u001b[23;0t");
     this.titleSaved = false;
+  }
+
+  /** Restores the terminal (cooked mode, cursor, title) and leaves the last frame in the scrollback. */
+  stop(): void {
+    this.restoreTitle();
     this.tui.stop();
   }
 }
