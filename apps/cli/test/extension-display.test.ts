@@ -82,6 +82,31 @@ describe("extension display calls in the terminal", () => {
     await tty.waitFor((text) => text.split("⊘ Interrupted").length === 3);
   }, 30_000);
 
+  test("setWorkingIndicator draws the working line with the extension's frames; setWorkingVisible(false) hides the line", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(
+      { steps: [{ type: "text", text: "framed reply" }], stallAfterEvents: 2 },
+      { steps: [{ type: "text", text: "quiet reply" }], stallAfterEvents: 2 },
+    );
+    await using tty = new PtySession(["-e", EXTENSION], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/indicator");
+    tty.type("go on");
+    await tty.waitFor("framed reply");
+    const framed = await tty.waitFor((text) => /<[*+]> Working…/.test(text));
+    expect(framed).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Working…/);
+    tty.write(KEYS.escape);
+    await tty.waitFor("⊘ Interrupted");
+    tty.type("/indicator quiet");
+    tty.type("keep going");
+    await tty.waitFor("quiet reply");
+    // the turn runs (Esc still interrupts it) with no working line on screen
+    expect(tty.visible().join("\n")).not.toContain("Working…");
+    tty.write(KEYS.escape);
+    await tty.waitFor((text) => text.split("⊘ Interrupted").length === 3);
+    expect(tty.text()).not.toContain("Extension wrote to stdout");
+  }, 30_000);
+
   test("opening another thread takes the last one's widgets, statuses and title off the screen", async () => {
     await using env = await mockedAgent();
     await using tty = new PtySession(["-e", EXTENSION], {

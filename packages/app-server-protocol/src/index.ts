@@ -91,7 +91,9 @@ export type {
   ExtensionTitleChangedNotification,
   ExtensionWidgetChangedNotification,
   ExtensionWidgetPlacement,
+  ExtensionWorkingIndicatorChangedNotification,
   ExtensionWorkingMessageChangedNotification,
+  ExtensionWorkingVisibleChangedNotification,
 } from "./methods/extension-ui.ts";
 export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export type { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";

@@ -64,6 +64,8 @@ export const SERVER_NOTIFICATION_METHODS = [
   "extension/statusChanged",
   "extension/widgetChanged",
   "extension/workingMessageChanged",
+  "extension/workingIndicatorChanged",
+  "extension/workingVisibleChanged",
   "extension/titleChanged",
 ] as const;
 

@@ -20,7 +20,9 @@ import {
   ExtensionStatusChangedNotification,
   ExtensionTitleChangedNotification,
   ExtensionWidgetChangedNotification,
+  ExtensionWorkingIndicatorChangedNotification,
   ExtensionWorkingMessageChangedNotification,
+  ExtensionWorkingVisibleChangedNotification,
 } from "./methods/extension-ui.ts";
 import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 import { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
@@ -172,6 +174,8 @@ export const SERVER_NOTIFICATIONS = {
   "extension/statusChanged": ExtensionStatusChangedNotification,
   "extension/widgetChanged": ExtensionWidgetChangedNotification,
   "extension/workingMessageChanged": ExtensionWorkingMessageChangedNotification,
+  "extension/workingIndicatorChanged": ExtensionWorkingIndicatorChangedNotification,
+  "extension/workingVisibleChanged": ExtensionWorkingVisibleChangedNotification,
   "extension/titleChanged": ExtensionTitleChangedNotification,
 } as const satisfies Record<string, TSchema>;
 

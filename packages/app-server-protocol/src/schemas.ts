@@ -42,7 +42,9 @@ export {
   ExtensionTitleChangedNotification,
   ExtensionWidgetChangedNotification,
   ExtensionWidgetPlacement,
+  ExtensionWorkingIndicatorChangedNotification,
   ExtensionWorkingMessageChangedNotification,
+  ExtensionWorkingVisibleChangedNotification,
 } from "./methods/extension-ui.ts";
 export { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
 export {

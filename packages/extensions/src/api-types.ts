@@ -43,6 +43,12 @@ export interface ExtensionUIDialogOptions {
   timeout?: number;
 }
 
+/** `setWorkingIndicator`'s options (pi's): the frames drawn in turn, one per `intervalMs`; none hides the glyph. */
+export interface WorkingIndicatorOptions {
+  frames: string[];
+  intervalMs?: number;
+}
+
 /** Options of `setWidget`: where the widget sits next to the editor (above by default). */
 export interface ExtensionWidgetOptions {
   placement?: "aboveEditor" | "belowEditor";
@@ -62,6 +68,10 @@ export interface ExtensionUIContext {
   setStatus(key: string, text: string | undefined): void;
   /** The working indicator's text while a turn runs; no argument restores the default. */
   setWorkingMessage(message?: string): void;
+  /** The working indicator's glyph frames; no argument restores the default spinner. */
+  setWorkingIndicator(options?: WorkingIndicatorOptions): void;
+  /** Whether the working row shows at all while a turn runs (it does by default). */
+  setWorkingVisible(visible: boolean): void;
   /** `content` undefined removes the widget. */
   setWidget(key: string, content: string[] | undefined, options?: ExtensionWidgetOptions): void;
   setTitle(title: string): void;

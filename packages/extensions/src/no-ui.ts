@@ -16,6 +16,8 @@ export function createNoUI(): ExtensionUIContext {
     notify: () => {},
     setStatus: () => {},
     setWorkingMessage: () => {},
+    setWorkingIndicator: () => {},
+    setWorkingVisible: () => {},
     setWidget: () => {},
     setTitle: () => {},
     setEditorText: (text) => {

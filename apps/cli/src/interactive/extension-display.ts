@@ -9,7 +9,9 @@ import type {
   ExtensionStatusChangedNotification,
   ExtensionTitleChangedNotification,
   ExtensionWidgetChangedNotification,
+  ExtensionWorkingIndicatorChangedNotification,
   ExtensionWorkingMessageChangedNotification,
+  ExtensionWorkingVisibleChangedNotification,
 } from "@knightcode/app-server-protocol";
 import type { ExtensionWidgets } from "./extension-widgets.ts";
 import type { Footer } from "./footer.ts";
@@ -21,6 +23,8 @@ export type DisplayChange =
   | { method: "extension/statusChanged"; params: ExtensionStatusChangedNotification }
   | { method: "extension/widgetChanged"; params: ExtensionWidgetChangedNotification }
   | { method: "extension/workingMessageChanged"; params: ExtensionWorkingMessageChangedNotification }
+  | { method: "extension/workingIndicatorChanged"; params: ExtensionWorkingIndicatorChangedNotification }
+  | { method: "extension/workingVisibleChanged"; params: ExtensionWorkingVisibleChangedNotification }
   | { method: "extension/titleChanged"; params: ExtensionTitleChangedNotification };
 
 /** Enough for any replay; a thread that never opens cannot grow it past this. */
@@ -83,6 +87,8 @@ export class ExtensionDisplay {
     footer.statuses.clear();
     widgets.clear();
     spinner.setMessage(undefined);
+    spinner.setIndicator(undefined);
+    spinner.setVisible(true);
     this.parts.restoreTitle();
   }
 
@@ -100,6 +106,21 @@ export class ExtensionDisplay {
         spinner.setMessage(
           change.params.message === null ? undefined : keepColoursOnly(change.params.message),
         );
+        break;
+      case "extension/workingIndicatorChanged": {
+        const indicator = change.params.indicator;
+        spinner.setIndicator(
+          indicator === null
+            ? undefined
+            : {
+                frames: indicator.frames.map((frame) => keepColoursOnly(frame)),
+                ...(indicator.intervalMs === undefined ? {} : { intervalMs: indicator.intervalMs }),
+              },
+        );
+        break;
+      }
+      case "extension/workingVisibleChanged":
+        spinner.setVisible(change.params.visible);
         break;
       case "extension/titleChanged":
         this.parts.setTitle(plainText(change.params.title));

@@ -34,6 +34,8 @@ const DISPLAY_METHODS = [
   "extension/statusChanged",
   "extension/widgetChanged",
   "extension/workingMessageChanged",
+  "extension/workingIndicatorChanged",
+  "extension/workingVisibleChanged",
   "extension/titleChanged",
 ] as const;
 

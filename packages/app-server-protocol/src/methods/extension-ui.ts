@@ -78,6 +78,33 @@ export type ExtensionWorkingMessageChangedNotification = Static<
   typeof ExtensionWorkingMessageChangedNotification
 >;
 
+/**
+ * `ctx.ui.setWorkingIndicator`: the working indicator's frames (drawn as given, one per
+ * `intervalMs`; none hides the glyph and keeps the text); null restores the default.
+ */
+export const ExtensionWorkingIndicatorChangedNotification = Type.Object({
+  threadId: Type.String(),
+  indicator: Type.Union([
+    Type.Object({
+      frames: Type.Array(Type.String(), { maxItems: 64 }),
+      intervalMs: Type.Optional(Type.Integer({ minimum: 1 })),
+    }),
+    Type.Null(),
+  ]),
+});
+export type ExtensionWorkingIndicatorChangedNotification = Static<
+  typeof ExtensionWorkingIndicatorChangedNotification
+>;
+
+/** `ctx.ui.setWorkingVisible`: whether the working row shows at all while a turn runs (it does by default). */
+export const ExtensionWorkingVisibleChangedNotification = Type.Object({
+  threadId: Type.String(),
+  visible: Type.Boolean(),
+});
+export type ExtensionWorkingVisibleChangedNotification = Static<
+  typeof ExtensionWorkingVisibleChangedNotification
+>;
+
 /** `ctx.ui.setTitle`: the window (terminal) title the extension asks for. */
 export const ExtensionTitleChangedNotification = Type.Object({
   threadId: Type.String(),

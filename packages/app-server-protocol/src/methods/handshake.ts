@@ -11,7 +11,8 @@ export const InitializeParams = Type.Object({
       /**
        * The client shows extension dialogs (`extension/requestDialog`) and display calls
        * (`extension/notify`, `extension/statusChanged`, `extension/widgetChanged`,
-       * `extension/workingMessageChanged`, `extension/titleChanged`). Absent or false: it gets none.
+       * `extension/workingMessageChanged`, `extension/workingIndicatorChanged`,
+       * `extension/workingVisibleChanged`, `extension/titleChanged`). Absent or false: it gets none.
        */
       extensionDialogs: Type.Optional(Type.Boolean()),
     }),

@@ -13,6 +13,7 @@ import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS
 
 const DISPLAY = join(import.meta.dir, "fixtures", "extensions", "display.ts");
 const SESSION_START = join(import.meta.dir, "fixtures", "extensions", "session-start-display.ts");
+const WORKING_ROW = join(import.meta.dir, "fixtures", "extensions", "working-row.ts");
 const WITH_DIALOGS = { capabilities: { extensionDialogs: true } };
 
 async function startThread(client: AppServerClient, cwd: string): Promise<string> {
@@ -120,6 +121,22 @@ for (const target of TARGETS) {
       E2E_TIMEOUT,
     );
 
+    test(
+      "setWorkingVisible: hiding and showing the working row arrive as extension/workingVisibleChanged",
+      async () => {
+        await using server = await target.start({ extensions: [WORKING_ROW], init: WITH_DIALOGS });
+        const threadId = await startThread(server.client, server.agent.cwd);
+        const seen = recordNotifications(server.client);
+        await server.client.request("turn/start", { threadId, text: "/quiet" });
+        await server.client.request("turn/start", { threadId, text: "/loud" });
+        expect(extensionNotifications(seen)).toEqual([
+          { method: "extension/workingVisibleChanged", params: { threadId, visible: false } },
+          { method: "extension/workingVisibleChanged", params: { threadId, visible: true } },
+        ]);
+      },
+      E2E_TIMEOUT,
+    );
+
     if (target.name === "in-process") {
       test(
         "a connection that subscribes later gets the current display once; one without the capability gets nothing",
@@ -148,6 +165,27 @@ for (const target of TARGETS) {
           await shower.request("thread/resume", { threadId });
           expect(extensionNotifications(shown)).toHaveLength(2);
           expect(extensionNotifications(notShown)).toEqual([]);
+        },
+        E2E_TIMEOUT,
+      );
+
+      test(
+        "a hidden working row is replayed to a connection that subscribes later; shown again, it is not",
+        async () => {
+          await using server = await target.start({ extensions: [WORKING_ROW], init: WITH_DIALOGS });
+          const threadId = await startThread(server.client, server.agent.cwd);
+          await server.client.request("turn/start", { threadId, text: "/quiet" });
+          const first = await server.connect!(WITH_DIALOGS);
+          const firstSeen = recordNotifications(first);
+          await first.request("thread/resume", { threadId });
+          expect(extensionNotifications(firstSeen)).toEqual([
+            { method: "extension/workingVisibleChanged", params: { threadId, visible: false } },
+          ]);
+          await server.client.request("turn/start", { threadId, text: "/loud" });
+          const second = await server.connect!(WITH_DIALOGS);
+          const secondSeen = recordNotifications(second);
+          await second.request("thread/resume", { threadId });
+          expect(extensionNotifications(secondSeen)).toEqual([]);
         },
         E2E_TIMEOUT,
       );

@@ -106,7 +106,9 @@ export const PI_EXAMPLE_NOTES: Record<string, ExampleNote> = {
     "a dialog client that opens the thread gets both widgets set at session_start, with their placement",
   ),
   "with-deps": works("its own dependency after npm install"),
-  "working-indicator.ts": inert("working indicator"),
+  "working-indicator.ts": works(
+    "a dialog client gets its indicator frames (extension/workingIndicatorChanged), set at session_start and by /working-indicator",
+  ),
   "working-message-test.ts": works(
     "a dialog client that opens the thread gets the working message set at session_start",
   ),

@@ -606,6 +606,49 @@ describe("pi example extensions on a real app-server child", () => {
   );
 
   proves(
+    "working-indicator.ts",
+    "a dialog client gets the indicator set at session_start, then each mode /working-indicator picks",
+    async () => {
+      await using server = await stdio.start({
+        extensions: [example("working-indicator.ts")],
+        init: { capabilities: { extensionDialogs: true } },
+      });
+      const indicators: unknown[] = [];
+      server.client.onNotification("extension/workingIndicatorChanged", (params) => {
+        indicators.push(params.indicator);
+      });
+      const { threadId } = await startThread(server.client, server.agent.cwd);
+      // session_start's spinner, replayed to the client that opened the thread (before the start answers)
+      if (indicators.length === 0) {
+        await nextNotification<{ threadId: string }>(
+          server.client,
+          "extension/workingIndicatorChanged",
+          (p) => p.threadId === threadId,
+        );
+      }
+      const spinner = indicators[0] as { frames: string[]; intervalMs: number };
+      expect(spinner.frames).toHaveLength(10);
+      expect(spinner.intervalMs).toBe(80);
+      expect(spinner.frames[0]).toContain("⠋");
+      for (const mode of ["pulse", "none", "reset"]) {
+        expect(
+          (await server.client.request("turn/start", { threadId, text: `/working-indicator ${mode}` }))
+            .status,
+        ).toBe("handled");
+      }
+      const [pulse, none, reset] = indicators.slice(1) as ({
+        frames: string[];
+        intervalMs?: number;
+      } | null)[];
+      expect(pulse?.frames).toHaveLength(4);
+      expect(pulse?.intervalMs).toBe(120);
+      expect(none).toEqual({ frames: [] });
+      expect(reset).toBeNull();
+      expect(indicators).toHaveLength(4);
+    },
+  );
+
+  proves(
     "confirm-destructive.ts",
     "a dialog client is asked before thread/fork and /new; No refuses (nothing changes), Yes goes ahead",
     async () => {

@@ -30,8 +30,6 @@ export function piUiExtras(ui: ExtensionUIContext): Record<string, unknown> {
     theme,
     custom: async () => undefined,
     onTerminalInput: () => noop,
-    setWorkingVisible: noop,
-    setWorkingIndicator: noop,
     setHiddenThinkingLabel: noop,
     setFooter: noop,
     setHeader: noop,

@@ -1,6 +1,6 @@
 /**
  * What a thread's extensions currently display (`setStatus`, `setWidget`,
- * `setWorkingMessage`, `setTitle`), kept so a connection that subscribes later gets it:
+ * `setWorkingMessage`, `setWorkingIndicator`, `setWorkingVisible`, `setTitle`), kept so a connection that subscribes later gets it:
  * calls made at `session_start` run before the opening client has subscribed, and a
  * client that resumes a thread finds the widgets its extensions set long ago.
  * `notify` is a moment, not a state, and is not kept.
@@ -15,6 +15,8 @@ export type DisplayNotification = Extract<
       | "extension/statusChanged"
       | "extension/widgetChanged"
       | "extension/workingMessageChanged"
+      | "extension/workingIndicatorChanged"
+      | "extension/workingVisibleChanged"
       | "extension/titleChanged";
   }
 >;
@@ -48,6 +50,10 @@ function slotOf(notification: DisplayNotification): string {
       return `widget:${notification.params.key}`;
     case "extension/workingMessageChanged":
       return "workingMessage";
+    case "extension/workingIndicatorChanged":
+      return "workingIndicator";
+    case "extension/workingVisibleChanged":
+      return "workingVisible";
     case "extension/titleChanged":
       return "title";
   }
@@ -61,6 +67,11 @@ function isCleared(notification: DisplayNotification): boolean {
       return notification.params.lines === null;
     case "extension/workingMessageChanged":
       return notification.params.message === null;
+    case "extension/workingIndicatorChanged":
+      return notification.params.indicator === null;
+    case "extension/workingVisibleChanged":
+      // visible is the default: only a hidden row needs replaying
+      return notification.params.visible;
     case "extension/titleChanged":
       return false;
   }

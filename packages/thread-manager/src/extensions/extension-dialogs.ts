@@ -157,6 +157,27 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
     setWorkingMessage(message) {
       display({ method: "extension/workingMessageChanged", params: { threadId, message: message ?? null } });
     },
+    setWorkingIndicator(options) {
+      const frames = Array.isArray(options?.frames) ? options.frames.slice(0, 64).map(String) : undefined;
+      const intervalMs =
+        typeof options?.intervalMs === "number" && Number.isFinite(options.intervalMs)
+          ? Math.max(1, Math.round(options.intervalMs))
+          : undefined;
+      display({
+        method: "extension/workingIndicatorChanged",
+        params: {
+          threadId,
+          indicator:
+            frames === undefined ? null : { frames, ...(intervalMs === undefined ? {} : { intervalMs }) },
+        },
+      });
+    },
+    setWorkingVisible(visible) {
+      display({
+        method: "extension/workingVisibleChanged",
+        params: { threadId, visible: visible !== false },
+      });
+    },
     setTitle(title) {
       display({ method: "extension/titleChanged", params: { threadId, title: String(title) } });
     },

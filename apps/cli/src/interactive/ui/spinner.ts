@@ -8,6 +8,15 @@ import { fitLine } from "./text.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 80;
+/** An extension's frame rate is held to this range: faster only costs writes, slower stalls the clock. */
+const MIN_FRAME_MS = 40;
+const MAX_FRAME_MS = 1_000;
+
+/** An extension's indicator (`ctx.ui.setWorkingIndicator`): frames drawn as given; none hides the glyph. */
+export interface SpinnerIndicator {
+  frames: string[];
+  intervalMs?: number;
+}
 
 /** A spinner block; `onFrame` asks the screen for a frame. */
 export class Spinner implements Block {
@@ -18,6 +27,10 @@ export class Spinner implements Block {
   private hint = "Esc to interrupt";
   /** An extension's working message (`ctx.ui.setWorkingMessage`); it replaces the label until cleared. */
   private message: string | undefined;
+  private frames: readonly string[] = FRAMES;
+  private frameMs = FRAME_MS;
+  /** `ctx.ui.setWorkingVisible(false)` hides the row; the turn and its Esc work as before. */
+  private visible = true;
 
   constructor(private readonly onFrame: () => void) {}
 
@@ -31,11 +44,34 @@ export class Spinner implements Block {
     if (this.timer !== undefined) return;
     this.startedAt = Date.now();
     this.frame = 0;
-    this.timer = setInterval(() => {
-      this.frame = (this.frame + 1) % FRAMES.length;
-      this.onFrame();
-    }, FRAME_MS);
+    this.tick();
     this.onFrame();
+  }
+
+  private tick(): void {
+    this.timer = setInterval(() => {
+      this.frame = (this.frame + 1) % Math.max(1, this.frames.length);
+      if (this.visible) this.onFrame();
+    }, this.frameMs);
+  }
+
+  /** Uses an extension's frames and rate; undefined restores the default spinner. */
+  setIndicator(indicator: SpinnerIndicator | undefined): void {
+    this.frames = indicator === undefined ? FRAMES : indicator.frames;
+    const wanted = indicator?.intervalMs ?? FRAME_MS;
+    this.frameMs = Math.min(MAX_FRAME_MS, Math.max(MIN_FRAME_MS, wanted));
+    this.frame = 0;
+    if (this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.tick();
+      this.onFrame();
+    }
+  }
+
+  /** Shows or hides the working row. */
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    if (this.timer !== undefined) this.onFrame();
   }
 
   /** Replaces the label with `message` (drawn as given); undefined restores the label. */
@@ -51,10 +87,11 @@ export class Spinner implements Block {
   }
 
   render(width: number): string[] {
-    if (this.timer === undefined) return [];
+    if (this.timer === undefined || !this.visible) return [];
     const seconds = Math.floor((Date.now() - this.startedAt) / 1000);
     const label = this.message ?? `${this.label}…`;
-    const line = `${style.accent(FRAMES[this.frame]!)} ${label} ${style.muted(`(${seconds}s · ${this.hint})`)}`;
-    return [fitLine(line, width)];
+    const glyph = this.frames === FRAMES ? style.accent(FRAMES[this.frame]!) : this.frames[this.frame];
+    const text = `${label} ${style.muted(`(${seconds}s · ${this.hint})`)}`;
+    return [fitLine(glyph === undefined || glyph === "" ? text : `${glyph} ${text}`, width)];
   }
 }
