@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  everythingServer,
   filesystemServer,
   MOCK_PROVIDERS,
   missingCommandServer,
@@ -42,6 +43,25 @@ describe("built-in commands in the terminal", () => {
     expect(screen).toContain("mcp__files__read_text_file");
     expect(screen).toMatch(/ghost stdio · global failed/);
     expect(screen).toContain("command not found: knightcode-test-no-such-mcp-server");
+  }, 30_000);
+
+  test("/ completion lists an MCP server's prompts with their declared arguments", async () => {
+    await using env = await mockedAgent();
+    writeFileSync(
+      join(env.agent.agentDir, "settings.json"),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(env.agent.agentDir, "settings.json"), "utf8")),
+        mcpServers: { everything: everythingServer() },
+      }),
+    );
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    // the server's prompts are listed once it is ready
+    tty.type("/mcp");
+    await tty.waitFor(/everything stdio · global ready/);
+    tty.write("/mcp__everything__args");
+    const screen = await tty.waitFor("/mcp__everything__args-prompt");
+    expect(screen).toMatch(/\/mcp__everything__args-prompt\s+<city> \[state\]/);
   }, 30_000);
 
   test("/mcp without servers says so", async () => {

@@ -1,9 +1,9 @@
 /**
  * Editor completion over the protocol: `/` at the start of a message completes the
  * built-in commands plus `command/list` (extension commands, prompt templates,
- * `skill:<name>`); `@` completes files through `file/search` (fuzzy, `fd` on the server).
+ * `skill:<name>`, MCP prompts with their arguments); `@` completes files through `file/search` (fuzzy, `fd` on the server).
  */
-import type { AppServerClient } from "@knightcode/app-server-protocol";
+import type { AppServerClient, Command } from "@knightcode/app-server-protocol";
 import type { Completer, Completion } from "./ui/prompt-editor.ts";
 
 /** A command the UI itself runs. */
@@ -13,6 +13,13 @@ export interface BuiltinCommand {
 }
 
 const FILE_LIMIT = 20;
+
+/** A listed command's description, led by its declared arguments when it has any (an MCP prompt's: `<city> [state]`). */
+function describe(command: Command): string {
+  const hint = (command.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
+  if (hint === "") return command.description;
+  return command.description === "" ? hint : `${hint} · ${command.description}`;
+}
 
 /** The completer for one thread; `threadId` is read at each completion (it changes on /new, /resume). */
 export function createCompleter(
@@ -37,7 +44,7 @@ export function createCompleter(
           ...builtins.map((b) => ({ value: `/${b.name} `, label: `/${b.name}`, description: b.description })),
           ...listed
             .filter((c) => !builtinNames.has(c.name))
-            .map((c) => ({ value: `/${c.name} `, label: `/${c.name}`, description: c.description })),
+            .map((c) => ({ value: `/${c.name} `, label: `/${c.name}`, description: describe(c) })),
         ];
         const items = all.filter((c) => c.label.slice(1).toLowerCase().startsWith(typed.toLowerCase()));
         return { items, prefix: before };
