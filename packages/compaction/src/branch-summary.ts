@@ -174,12 +174,19 @@ export interface SummarizeBranchOptions {
   /** Whether the user asked for a summary of the branch being left. */
   summarize: boolean;
   customInstructions?: string;
-  summarizer: SummaryModel;
+  /**
+   * What writes the default summary. Absent (a thread without a model): the hook still
+   * runs and its summary is used; a summary the user asked for and no hook gave fails.
+   */
+  summarizer?: SummaryModel;
   /** Reserved context for prompt and answer; the rest of the window is the input budget. */
   reserveTokens: number;
   hooks?: CompactionHooks;
   signal?: AbortSignal;
 }
+
+/** Why a summary the user asked for could not be written on a thread without a model. */
+export const NO_SUMMARY_MODEL_MESSAGE = "No model is selected to write the summary";
 
 /** How a navigation's summary step ended. */
 export type SummarizeBranchOutcome =
@@ -219,6 +226,9 @@ export async function summarizeBranch(options: SummarizeBranchOptions): Promise<
     return { status: "summarized", draft, fromExtension: true };
   }
   if (!options.summarize) return { status: "skipped" };
+  if (options.summarizer === undefined) {
+    return { status: "failed", errorMessage: NO_SUMMARY_MODEL_MESSAGE, aborted: false };
+  }
   const budget = Math.max(0, options.summarizer.model.contextWindow - options.reserveTokens);
   try {
     const generateOptions: { customInstructions?: string; signal?: AbortSignal } = { signal };

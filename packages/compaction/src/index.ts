@@ -12,6 +12,7 @@ export {
   BRANCH_SUMMARY_MAX_TOKENS,
   collectEntriesForBranchSummary,
   generateBranchSummary,
+  NO_SUMMARY_MODEL_MESSAGE,
   pathTo,
   prepareBranchEntries,
   summarizeBranch,

@@ -7,6 +7,7 @@ import { textReply } from "@knightcode/testkit";
 import {
   collectEntriesForBranchSummary,
   generateBranchSummary,
+  NO_SUMMARY_MODEL_MESSAGE,
   prepareBranchEntries,
   summarizeBranch,
 } from "../src/branch-summary.ts";
@@ -212,5 +213,29 @@ describe("summarizeBranch", () => {
     mock.server.enqueue({ error: { kind: "badRequest" } });
     const failed = await summarizeBranch({ ...common, summarize: true });
     expect(failed).toMatchObject({ status: "failed", aborted: false });
+  });
+
+  test("without a summarizer the hook still decides; a summary nobody gave fails with the no-model message", async () => {
+    const s = tree();
+    const common = { getEntry: lookup(s), oldLeafId: "e5", targetId: "e6", reserveTokens: 1000 };
+    const asked: boolean[] = [];
+    const hooks = {
+      session_before_tree: ({ preparation }: { preparation: { userWantsSummary: boolean } }) => {
+        asked.push(preparation.userWantsSummary);
+        return { summary: { summary: "FROM THE HOOK" } };
+      },
+    };
+    expect(await summarizeBranch({ ...common, summarize: true, hooks })).toEqual({
+      status: "summarized",
+      draft: { summary: "FROM THE HOOK", fromId: "e5", fromHook: true },
+      fromExtension: true,
+    });
+    expect(await summarizeBranch({ ...common, summarize: false })).toEqual({ status: "skipped" });
+    expect(await summarizeBranch({ ...common, summarize: true })).toEqual({
+      status: "failed",
+      errorMessage: NO_SUMMARY_MODEL_MESSAGE,
+      aborted: false,
+    });
+    expect(asked).toEqual([true]);
   });
 });

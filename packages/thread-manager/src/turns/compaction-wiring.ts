@@ -172,13 +172,8 @@ export function createCompactionWiring(
     contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
     branchSummary: async (runtime, request, signal): Promise<SummarizeBranchOutcome> => {
       const model = runtime.model;
-      if (!model) {
-        // nothing could write a summary, and no hook runs without a thread model
-        return request.summarize
-          ? { status: "failed", errorMessage: "No model is selected to write the summary", aborted: false }
-          : { status: "skipped" };
-      }
-      const key = await apiKey(runtime);
+      // without a model the extensions are still asked; only a summary nobody gave fails
+      const key = model ? await apiKey(runtime) : undefined;
       const { summarizeBranch } = await loadCompaction();
       return summarizeBranch({
         getEntry: (id) => runtime.session.getEntry(id),
@@ -188,11 +183,15 @@ export function createCompactionWiring(
         ...(request.customInstructions !== undefined
           ? { customInstructions: request.customInstructions }
           : {}),
-        summarizer: {
-          model,
-          complete: (m, context, options) => streamFn(m, context, options).result(),
-          ...(key !== undefined ? { apiKey: key } : {}),
-        },
+        ...(model
+          ? {
+              summarizer: {
+                model,
+                complete: (m, context, options) => streamFn(m, context, options).result(),
+                ...(key !== undefined ? { apiKey: key } : {}),
+              },
+            }
+          : {}),
         reserveTokens: settingsOf(runtime).reserveTokens,
         hooks: packageHooks(runtime),
         signal,
