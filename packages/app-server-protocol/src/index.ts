@@ -58,6 +58,7 @@ export {
   CLIENT_NOTIFICATION_METHODS,
   CLIENT_REQUEST_METHODS,
   type ClientRequestMethod,
+  EXTENSION_DISPLAY_METHODS,
   isClientRequestMethod,
   isServerNotificationMethod,
   SERVER_NOTIFICATION_METHODS,
@@ -68,6 +69,7 @@ export {
 export type {
   ClientRequestParams,
   ClientRequestResult,
+  ExtensionDisplayNotification,
   ServerNotification,
   ServerNotificationParams,
   ServerRequestParams,

@@ -69,6 +69,20 @@ export const SERVER_NOTIFICATION_METHODS = [
   "extension/titleChanged",
 ] as const;
 
+/**
+ * The notifications that carry an extension's display state (everything it shows but
+ * `extension/notify`, which is a moment): a thread keeps their latest values and replays
+ * them to a subscriber with `capabilities.extensionDialogs`.
+ */
+export const EXTENSION_DISPLAY_METHODS = [
+  "extension/statusChanged",
+  "extension/widgetChanged",
+  "extension/workingMessageChanged",
+  "extension/workingIndicatorChanged",
+  "extension/workingVisibleChanged",
+  "extension/titleChanged",
+] as const satisfies readonly (typeof SERVER_NOTIFICATION_METHODS)[number][];
+
 export const SERVER_REQUEST_METHODS = ["item/toolCall/requestApproval", "extension/requestDialog"] as const;
 
 export type ClientRequestMethod = (typeof CLIENT_REQUEST_METHODS)[number];

@@ -1,6 +1,11 @@
 /** Types derived from the method tables; type-only, so importing them loads no schema. */
 import type { Static } from "typebox";
-import type { ClientRequestMethod, ServerNotificationMethod, ServerRequestMethod } from "./method-names.ts";
+import type {
+  ClientRequestMethod,
+  EXTENSION_DISPLAY_METHODS,
+  ServerNotificationMethod,
+  ServerRequestMethod,
+} from "./method-names.ts";
 import type { CLIENT_REQUESTS, SERVER_NOTIFICATIONS, SERVER_REQUESTS } from "./method-table.ts";
 
 export type ClientRequestParams<M extends ClientRequestMethod> = Static<
@@ -17,6 +22,12 @@ export type ServerNotificationParams<M extends ServerNotificationMethod> = Stati
 export type ServerNotification = {
   [M in ServerNotificationMethod]: { method: M; params: ServerNotificationParams<M> };
 }[ServerNotificationMethod];
+
+/** One of the {@link EXTENSION_DISPLAY_METHODS} notifications. */
+export type ExtensionDisplayNotification = Extract<
+  ServerNotification,
+  { method: (typeof EXTENSION_DISPLAY_METHODS)[number] }
+>;
 
 export type ServerRequestParams<M extends ServerRequestMethod> = Static<
   (typeof SERVER_REQUESTS)[M]["params"]

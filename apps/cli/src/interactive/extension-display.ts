@@ -5,27 +5,14 @@
  * `thread/resume`) has answered with the thread's ID, so notifications for a thread that
  * is not open yet wait here until it opens.
  */
-import type {
-  ExtensionStatusChangedNotification,
-  ExtensionTitleChangedNotification,
-  ExtensionWidgetChangedNotification,
-  ExtensionWorkingIndicatorChangedNotification,
-  ExtensionWorkingMessageChangedNotification,
-  ExtensionWorkingVisibleChangedNotification,
-} from "@knightcode/app-server-protocol";
+import type { ExtensionDisplayNotification } from "@knightcode/app-server-protocol";
 import type { ExtensionWidgets } from "./extension-widgets.ts";
 import type { Footer } from "./footer.ts";
 import type { Spinner } from "./ui/spinner.ts";
 import { keepColoursOnly, plainText } from "./ui/terminal-safe.ts";
 
 /** One display notification. */
-export type DisplayChange =
-  | { method: "extension/statusChanged"; params: ExtensionStatusChangedNotification }
-  | { method: "extension/widgetChanged"; params: ExtensionWidgetChangedNotification }
-  | { method: "extension/workingMessageChanged"; params: ExtensionWorkingMessageChangedNotification }
-  | { method: "extension/workingIndicatorChanged"; params: ExtensionWorkingIndicatorChangedNotification }
-  | { method: "extension/workingVisibleChanged"; params: ExtensionWorkingVisibleChangedNotification }
-  | { method: "extension/titleChanged"; params: ExtensionTitleChangedNotification };
+export type DisplayChange = ExtensionDisplayNotification;
 
 /** Enough for any replay; a thread that never opens cannot grow it past this. */
 const MAX_WAITING = 256;

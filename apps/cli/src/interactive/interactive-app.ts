@@ -6,6 +6,7 @@
  */
 import {
   type AppServerClient,
+  EXTENSION_DISPLAY_METHODS,
   type ItemToolCallRequestApprovalParams,
   isPayloadRef,
   type PayloadRef,
@@ -29,15 +30,6 @@ import type { PromptEditor } from "./ui/prompt-editor.ts";
 import type { Screen } from "./ui/screen.ts";
 import { Spinner } from "./ui/spinner.ts";
 import { style } from "./ui/style.ts";
-
-const DISPLAY_METHODS = [
-  "extension/statusChanged",
-  "extension/widgetChanged",
-  "extension/workingMessageChanged",
-  "extension/workingIndicatorChanged",
-  "extension/workingVisibleChanged",
-  "extension/titleChanged",
-] as const;
 
 /** Runs a `/command`; returns false when the name is not a built-in. */
 export type CommandRunner = (app: InteractiveApp, name: string, args: string) => Promise<boolean>;
@@ -127,7 +119,7 @@ export class InteractiveApp {
       () => this.session.threadId,
     );
     this.session.onOpened = (threadId) => display.opened(threadId);
-    for (const method of DISPLAY_METHODS)
+    for (const method of EXTENSION_DISPLAY_METHODS)
       client.onNotification(method, (params) => display.handle({ method, params } as DisplayChange));
   }
 

@@ -5,21 +5,10 @@
  * client that resumes a thread finds the widgets its extensions set long ago.
  * `notify` is a moment, not a state, and is not kept.
  */
-import type { ServerNotification } from "@knightcode/app-server-protocol";
+import type { ExtensionDisplayNotification } from "@knightcode/app-server-protocol";
 
 /** A display call that sets a state (everything but `notify`). */
-export type DisplayNotification = Extract<
-  ServerNotification,
-  {
-    method:
-      | "extension/statusChanged"
-      | "extension/widgetChanged"
-      | "extension/workingMessageChanged"
-      | "extension/workingIndicatorChanged"
-      | "extension/workingVisibleChanged"
-      | "extension/titleChanged";
-  }
->;
+export type DisplayNotification = ExtensionDisplayNotification;
 
 /** The latest display notification per slot; a cleared slot is dropped. */
 export class DisplayState {
