@@ -6,26 +6,11 @@
  * thread's start.
  */
 import { describe, expect, test } from "bun:test";
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, Warning } from "@knightcode/app-server-protocol";
-import { E2E_TIMEOUT, MOCK_MODEL, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, MOCK_MODEL, PI_EXAMPLES, TARGETS } from "./harness.ts";
 
-const PLAN_MODE = join(
-  realpathSync(
-    join(
-      import.meta.dir,
-      "..",
-      "..",
-      "node_modules",
-      "@mariozechner",
-      "pi-coding-agent",
-      "examples",
-      "extensions",
-    ),
-  ),
-  "plan-mode",
-);
+const PLAN_MODE = join(PI_EXAMPLES, "plan-mode");
 const stdio = TARGETS.find((t) => t.name === "stdio")!;
 
 function start(client: AppServerClient, cwd: string) {

@@ -11,21 +11,9 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from
 import { join } from "node:path";
 import type { AppServerClient } from "@knightcode/app-server-protocol";
 import { lockPathFor, projectDirName, SessionFile, sessionsRoot } from "@knightcode/session-store";
-import { E2E_TIMEOUT, type E2EServer, recordNotifications, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, type E2EServer, PI_EXAMPLES, recordNotifications, TARGETS } from "./harness.ts";
 
-const EXAMPLES = realpathSync(
-  join(
-    import.meta.dir,
-    "..",
-    "..",
-    "node_modules",
-    "@mariozechner",
-    "pi-coding-agent",
-    "examples",
-    "extensions",
-  ),
-);
-const DIRTY_REPO_GUARD = join(EXAMPLES, "dirty-repo-guard.ts");
+const DIRTY_REPO_GUARD = join(PI_EXAMPLES, "dirty-repo-guard.ts");
 const FORK_WITNESS = join(import.meta.dir, "fixtures", "extensions", "fork-witness.ts");
 
 /** Writes a closed (unowned) transcript of one named thread in the server's session dir. */

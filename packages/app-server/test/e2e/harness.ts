@@ -3,6 +3,7 @@
  * process over pipes, and `createInProcessClient` against the same host assembly. The
  * model is the testkit's loopback mock, reached over real HTTP from either.
  */
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
   AppServerClient,
@@ -31,6 +32,20 @@ import type { AppServer } from "../../src/server.ts";
 
 /** The `knightcode` entry point the child-process target runs. */
 export const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "..", "apps", "cli", "src", "main.ts");
+
+/** pi's own example extensions, as the installed `@mariozechner/pi-coding-agent` ships them. */
+export const PI_EXAMPLES = realpathSync(
+  join(
+    import.meta.dir,
+    "..",
+    "..",
+    "node_modules",
+    "@mariozechner",
+    "pi-coding-agent",
+    "examples",
+    "extensions",
+  ),
+);
 
 /** The mock model every e2e thread uses. */
 export const MOCK_MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };

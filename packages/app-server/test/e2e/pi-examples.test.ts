@@ -7,15 +7,7 @@
  * carries the same table.
  */
 import { describe, expect, test } from "bun:test";
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
@@ -24,24 +16,13 @@ import {
   type E2EServer,
   MOCK_MODEL,
   nextNotification,
+  PI_EXAMPLES,
   recordNotifications,
   TARGETS,
 } from "./harness.ts";
 import { type ExampleStatus, exampleStatusTable, PI_EXAMPLE_NOTES } from "./pi-example-notes.ts";
 
-const EXAMPLES = realpathSync(
-  join(
-    import.meta.dir,
-    "..",
-    "..",
-    "node_modules",
-    "@mariozechner",
-    "pi-coding-agent",
-    "examples",
-    "extensions",
-  ),
-);
-const example = (name: string) => join(EXAMPLES, name);
+const example = (name: string) => join(PI_EXAMPLES, name);
 const stdio = TARGETS.find((t) => t.name === "stdio")!;
 const DOC = join(import.meta.dir, "..", "..", "..", "..", "docs", "pi-compatibility.md");
 
@@ -233,7 +214,7 @@ describe("pi example extensions on a real app-server child", () => {
           name: "plan",
           type: "boolean",
           description: "Start in plan mode (read-only exploration)",
-          path: join(EXAMPLES, "plan-mode", "index.ts"),
+          path: join(PI_EXAMPLES, "plan-mode", "index.ts"),
           value: true,
         },
       ]);
@@ -810,7 +791,7 @@ describe("pi example extensions on a real app-server child", () => {
   test(
     "every example of the folder loads in one thread; none blocks it; the status table matches the doc",
     async () => {
-      const names = readdirSync(EXAMPLES)
+      const names = readdirSync(PI_EXAMPLES)
         .filter((name) => name !== "README.md")
         .sort();
       await using server = await stdio.start({
