@@ -7,19 +7,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, ThreadItem, TurnCompletedNotification } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, recordNotifications, startThread, TARGETS } from "./harness.ts";
 
 const EXAMPLES = join(import.meta.dir, "..", "..", "..", "..", "examples", "extensions");
 const example = (name: string) => join(EXAMPLES, name);
-
-async function startThread(client: AppServerClient, cwd: string): Promise<string> {
-  const { thread } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return thread.id;
-}
 
 async function turn(
   client: AppServerClient,
@@ -61,7 +52,7 @@ for (const target of TARGETS) {
           toolCallReply({ name: "hello", arguments: { name: "Ada" }, id: "c1" }),
           textReply("done"),
         );
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         expect((await turn(server.client, threadId, "say hello")).turn.status).toBe("completed");
         expect(body(server, 1)).toContain(`Hello, Ada, from ${server.agent.cwd}`);
       },
@@ -82,7 +73,7 @@ for (const target of TARGETS) {
           ),
           textReply("done"),
         );
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         await turn(server.client, threadId, "clean");
         expect(existsSync(join(server.agent.cwd, "keep.txt"))).toBe(true);
         expect(existsSync(marker)).toBe(true);
@@ -103,7 +94,7 @@ for (const target of TARGETS) {
           ),
           textReply("done"),
         );
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         await turn(server.client, threadId, "write files");
         expect(existsSync(join(server.agent.cwd, ".env"))).toBe(false);
         expect(readFileSync(join(server.agent.cwd, "notes.txt"), "utf8")).toBe("hi\n");
@@ -116,7 +107,7 @@ for (const target of TARGETS) {
       "input-transform: ping is handled without the model, ?quick is rewritten",
       async () => {
         await using server = await target.start({ extensions: [example("input-transform.ts")] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         expect((await server.client.request("turn/start", { threadId, text: "ping" })).status).toBe(
           "handled",
         );
@@ -141,7 +132,7 @@ for (const target of TARGETS) {
           ],
           settings: { compaction: { keepRecentTokens: 1 } },
         });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         server.mock.enqueue(textReply("first answer"), textReply("second answer"));
         await turn(server.client, threadId, "first request");
         await turn(server.client, threadId, "second request");
@@ -191,7 +182,7 @@ for (const target of TARGETS) {
       "system-prompt-command: /persona is handled and later turns' system prompt carries it",
       async () => {
         await using server = await target.start({ extensions: [example("system-prompt-command.ts")] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const { commands } = await server.client.request("command/list", { threadId });
         expect(commands.map((c) => c.name)).toContain("persona");
         const result = await server.client.request("turn/start", {
@@ -219,7 +210,7 @@ for (const target of TARGETS) {
           ),
           textReply("done"),
         );
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const seen = recordNotifications(server.client);
         await turn(server.client, threadId, "write notes");
         const completed = (id: string) =>
@@ -251,7 +242,7 @@ test(
       env: { LOCAL_LLM_MODEL: "local-test-model" },
       envFromMock: (mock) => ({ LOCAL_LLM_BASE_URL: mock.baseUrl }),
     });
-    const threadId = await startThread(server.client, server.agent.cwd);
+    const { threadId } = await startThread(server.client, server.agent.cwd);
     const { models } = await server.client.request("model/list", {});
     expect(models).toContainEqual(expect.objectContaining({ provider: "local-llm", id: "local-test-model" }));
     await server.client.request("thread/settings/update", {

@@ -8,18 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, startThread, TARGETS } from "./harness.ts";
 
 const MESSENGER = join(import.meta.dir, "fixtures", "extensions", "messenger.ts");
-
-async function startThread(client: AppServerClient, cwd: string) {
-  const { thread } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return { threadId: thread.id, path: thread.path! };
-}
 
 const turnDone = (client: AppServerClient, threadId: string) =>
   nextNotification<TurnCompletedNotification>(client, "turn/completed", (p) => p.threadId === threadId);

@@ -8,24 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type {
-  AppServerClient,
   ExtensionRequestDialogParams,
   TurnCompletedNotification,
 } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, recordNotifications, startThread, TARGETS } from "./harness.ts";
 
 const DIALOGS = join(import.meta.dir, "fixtures", "extensions", "dialogs.ts");
 const WITH_DIALOGS = { capabilities: { extensionDialogs: true } };
-
-async function startThread(client: AppServerClient, cwd: string) {
-  const { thread } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return { threadId: thread.id, path: thread.path! };
-}
 
 function customEntries(path: string, customType: string): unknown[] {
   return readFileSync(path, "utf8")

@@ -8,22 +8,12 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { AppServerClient } from "@knightcode/app-server-protocol";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, recordNotifications, startThread, TARGETS } from "./harness.ts";
 
 const DISPLAY = join(import.meta.dir, "fixtures", "extensions", "display.ts");
 const SESSION_START = join(import.meta.dir, "fixtures", "extensions", "session-start-display.ts");
 const WORKING_ROW = join(import.meta.dir, "fixtures", "extensions", "working-row.ts");
 const WITH_DIALOGS = { capabilities: { extensionDialogs: true } };
-
-async function startThread(client: AppServerClient, cwd: string): Promise<string> {
-  const { thread } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return thread.id;
-}
 
 function extensionNotifications(seen: { method: string; params: unknown }[]) {
   return seen.filter((n) => n.method.startsWith("extension/"));
@@ -35,7 +25,7 @@ for (const target of TARGETS) {
       "with the capability: widgets (with placement), the working message and the title arrive, and clearing sends null",
       async () => {
         await using server = await target.start({ extensions: [DISPLAY], init: WITH_DIALOGS });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const seen = recordNotifications(server.client);
         expect((await server.client.request("turn/start", { threadId, text: "/show" })).status).toBe(
           "handled",
@@ -80,7 +70,7 @@ for (const target of TARGETS) {
       "without the capability: none of the display notifications is sent",
       async () => {
         await using server = await target.start({ extensions: [DISPLAY] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const seen = recordNotifications(server.client);
         expect((await server.client.request("turn/start", { threadId, text: "/show" })).status).toBe(
           "handled",
@@ -101,7 +91,7 @@ for (const target of TARGETS) {
       async () => {
         await using server = await target.start({ extensions: [SESSION_START], init: WITH_DIALOGS });
         const seen = recordNotifications(server.client);
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         // the replay goes out as the creator subscribes, before thread/start answers
         expect(extensionNotifications(seen)).toEqual([
           { method: "extension/statusChanged", params: { threadId, key: "ui", text: "hasUI=true" } },
@@ -125,7 +115,7 @@ for (const target of TARGETS) {
       "setWorkingVisible: hiding and showing the working row arrive as extension/workingVisibleChanged",
       async () => {
         await using server = await target.start({ extensions: [WORKING_ROW], init: WITH_DIALOGS });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const seen = recordNotifications(server.client);
         await server.client.request("turn/start", { threadId, text: "/quiet" });
         await server.client.request("turn/start", { threadId, text: "/loud" });
@@ -142,7 +132,7 @@ for (const target of TARGETS) {
         "a connection that subscribes later gets the current display once; one without the capability gets nothing",
         async () => {
           await using server = await target.start({ extensions: [SESSION_START] });
-          const threadId = await startThread(server.client, server.agent.cwd);
+          const { threadId } = await startThread(server.client, server.agent.cwd);
           const shower = await server.connect!(WITH_DIALOGS);
           const plain = await server.connect!();
           const shown = recordNotifications(shower);
@@ -173,7 +163,7 @@ for (const target of TARGETS) {
         "a hidden working row is replayed to a connection that subscribes later; shown again, it is not",
         async () => {
           await using server = await target.start({ extensions: [WORKING_ROW], init: WITH_DIALOGS });
-          const threadId = await startThread(server.client, server.agent.cwd);
+          const { threadId } = await startThread(server.client, server.agent.cwd);
           await server.client.request("turn/start", { threadId, text: "/quiet" });
           const first = await server.connect!(WITH_DIALOGS);
           const firstSeen = recordNotifications(first);
@@ -194,7 +184,7 @@ for (const target of TARGETS) {
         "two subscribers of one thread: only the one with the capability gets the display notifications",
         async () => {
           await using server = await target.start({ extensions: [DISPLAY] });
-          const threadId = await startThread(server.client, server.agent.cwd);
+          const { threadId } = await startThread(server.client, server.agent.cwd);
           const shower = await server.connect!(WITH_DIALOGS);
           await shower.request("thread/resume", { threadId });
           const plain = recordNotifications(server.client);

@@ -8,19 +8,10 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AppServerClient } from "@knightcode/app-server-protocol";
-import { E2E_TIMEOUT, MOCK_MODEL, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, startThread, TARGETS } from "./harness.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "extensions");
 const fixture = (name: string) => join(FIXTURES, name);
-
-async function startThread(client: AppServerClient, cwd: string) {
-  const { thread, warnings } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return { threadId: thread.id, path: thread.path!, warnings };
-}
 
 function customEntries(path: string, customType: string): unknown[] {
   return readFileSync(path, "utf8")

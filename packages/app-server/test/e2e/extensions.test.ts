@@ -8,19 +8,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, recordNotifications, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, recordNotifications, startThread, TARGETS } from "./harness.ts";
 
 const FIXTURES = join(import.meta.dir, "fixtures", "extensions");
 const fixture = (name: string) => join(FIXTURES, name);
-
-async function startThread(
-  client: AppServerClient,
-  cwd: string,
-  approvalMode: "ask" | "autoEdit" | "fullAccess" = "fullAccess",
-): Promise<{ threadId: string; warnings: Warning[] }> {
-  const { thread, warnings } = await client.request("thread/start", { cwd, approvalMode, model: MOCK_MODEL });
-  return { threadId: thread.id, warnings };
-}
 
 function turnDone(client: AppServerClient, threadId: string): Promise<TurnCompletedNotification> {
   return nextNotification<TurnCompletedNotification>(

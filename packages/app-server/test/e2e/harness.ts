@@ -14,6 +14,7 @@ import {
   StreamTransport,
   type Transport,
   type TurnCompletedNotification,
+  type Warning,
 } from "@knightcode/app-server-protocol";
 import {
   MOCK_MODEL_ID,
@@ -49,6 +50,16 @@ export const PI_EXAMPLES = realpathSync(
 
 /** The mock model every e2e thread uses. */
 export const MOCK_MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };
+
+/** A new thread on the mock model in `cwd`, `fullAccess` unless said otherwise. */
+export async function startThread(
+  client: AppServerClient,
+  cwd: string,
+  approvalMode: "ask" | "autoEdit" | "fullAccess" = "fullAccess",
+): Promise<{ threadId: string; path: string; warnings: Warning[] }> {
+  const { thread, warnings } = await client.request("thread/start", { cwd, approvalMode, model: MOCK_MODEL });
+  return { threadId: thread.id, path: thread.path!, warnings };
+}
 
 /** One running server with a first, initialized client. */
 export interface E2EServer extends AsyncDisposable {

@@ -7,20 +7,18 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AppServerClient, TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
+import type { TurnCompletedNotification, Warning } from "@knightcode/app-server-protocol";
 import { MOCK_PROVIDERS, textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import {
+  E2E_TIMEOUT,
+  type E2EServer,
+  MOCK_MODEL,
+  nextNotification,
+  startThread,
+  TARGETS,
+} from "./harness.ts";
 
 const fixture = (name: string) => join(import.meta.dir, "fixtures", "extensions", name);
-
-async function startThread(client: AppServerClient, cwd: string): Promise<string> {
-  const { thread } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return thread.id;
-}
 
 async function runTurn(
   server: E2EServer,
@@ -51,7 +49,7 @@ for (const target of TARGETS) {
       "a turn with a bash call: message, tool execution and turn events in emit order with pi's payloads",
       async () => {
         await using server = await target.start({ extensions: [fixture("pi-observers.ts")] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         server.mock.enqueue(
           toolCallReply({ name: "bash", arguments: { command: "echo hello" }, id: "c1" }),
           textReply("all done", 3),
@@ -114,7 +112,7 @@ for (const target of TARGETS) {
       "session_tree follows thread/tree/navigate with the old and new leaf, and the summary entry when one is written",
       async () => {
         await using server = await target.start({ extensions: [fixture("pi-observers.ts")] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         server.mock.enqueue(textReply("answer one"), textReply("answer two"), textReply("SUMMARY"));
         await runTurn(server, threadId, "question one");
         await runTurn(server, threadId, "question two");
@@ -149,7 +147,7 @@ for (const target of TARGETS) {
       "thread/settings/update: model_select names the new and previous model, thinking_level_select the new and previous level, and only on a change",
       async () => {
         await using server = await target.start({ extensions: [fixture("pi-observers.ts")] });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const update = (params: Record<string, unknown>) =>
           server.client.request("thread/settings/update", { threadId, ...params });
         await update({ thinkingLevel: "high" });
@@ -179,7 +177,7 @@ for (const target of TARGETS) {
           extensions: [fixture("hanging-observers.ts")],
           settings: { extensionHookTimeoutMs: 2_000 },
         });
-        const threadId = await startThread(server.client, server.agent.cwd);
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const warnings: Warning[] = [];
         let requestsAtFirstWarning: number | undefined;
         server.client.onNotification("warning", (params) => {

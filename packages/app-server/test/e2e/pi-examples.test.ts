@@ -18,6 +18,7 @@ import {
   nextNotification,
   PI_EXAMPLES,
   recordNotifications,
+  startThread,
   TARGETS,
 } from "./harness.ts";
 import { type ExampleStatus, exampleStatusTable, PI_EXAMPLE_NOTES } from "./pi-example-notes.ts";
@@ -37,18 +38,6 @@ function proves(name: string, title: string, run: () => Promise<void>, timeout =
 
 /** Examples with npm dependencies: loaded from an installed copy by their own tests. */
 const NEEDS_INSTALL = new Set(["custom-provider-anthropic", "sandbox", "with-deps"]);
-
-async function startThread(
-  client: AppServerClient,
-  cwd: string,
-): Promise<{ threadId: string; warnings: Warning[] }> {
-  const { thread, warnings } = await client.request("thread/start", {
-    cwd,
-    approvalMode: "fullAccess",
-    model: MOCK_MODEL,
-  });
-  return { threadId: thread.id, warnings };
-}
 
 function turnDone(client: AppServerClient, threadId: string): Promise<TurnCompletedNotification> {
   return nextNotification<TurnCompletedNotification>(
