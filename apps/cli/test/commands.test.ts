@@ -18,6 +18,12 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
     throw new Error(`git ${args.join(" ")}: ${await new Response(child.stderr).text()}`);
 }
 
+/** Adds `mcpServers` to the agent dir's settings, keeping what is there. */
+function addMcpServers(agentDir: string, mcpServers: Record<string, unknown>): void {
+  const path = join(agentDir, "settings.json");
+  writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), mcpServers }));
+}
+
 /** A new repository in `cwd` with everything there (bar what it ignores) in one commit. */
 async function commitEverything(cwd: string): Promise<void> {
   await git(cwd, "init", "-q");
@@ -28,13 +34,10 @@ async function commitEverything(cwd: string): Promise<void> {
 describe("built-in commands in the terminal", () => {
   test("/mcp lists the thread's MCP servers from mcpServer/list: state, origin, tools, and why one failed", async () => {
     await using env = await mockedAgent();
-    writeFileSync(
-      join(env.agent.agentDir, "settings.json"),
-      JSON.stringify({
-        ...JSON.parse(readFileSync(join(env.agent.agentDir, "settings.json"), "utf8")),
-        mcpServers: { files: filesystemServer(env.agent.cwd), ghost: missingCommandServer() },
-      }),
-    );
+    addMcpServers(env.agent.agentDir, {
+      files: filesystemServer(env.agent.cwd),
+      ghost: missingCommandServer(),
+    });
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("/mcp");
@@ -47,13 +50,7 @@ describe("built-in commands in the terminal", () => {
 
   test("/ completion lists an MCP server's prompts with their declared arguments", async () => {
     await using env = await mockedAgent();
-    writeFileSync(
-      join(env.agent.agentDir, "settings.json"),
-      JSON.stringify({
-        ...JSON.parse(readFileSync(join(env.agent.agentDir, "settings.json"), "utf8")),
-        mcpServers: { everything: everythingServer() },
-      }),
-    );
+    addMcpServers(env.agent.agentDir, { everything: everythingServer() });
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     // the server's prompts are listed once it is ready
