@@ -17,10 +17,57 @@ import { serverEnvironment } from "./server-env.ts";
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 /** A tool call may run this long (progress notifications extend it); an interrupt aborts it sooner. */
 export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
-/** Most `tools/list` pages read from one server, against a server that never stops paging. */
-const MAX_TOOL_PAGES = 100;
+/** Most pages of one list (`tools/list`, `prompts/list`) read from a server that never stops paging. */
+const MAX_LIST_PAGES = 100;
 /** A `prompts/get` may take this long; it renders text, so it is far shorter than a tool call. */
 export const PROMPT_GET_TIMEOUT_MS = 60_000;
+
+/** Every page of a paged list request (`tools/list`, `prompts/list`), up to {@link MAX_LIST_PAGES}. */
+async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_LIST_PAGES; n++) {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return items;
+}
+
+/**
+ * A list the server may announce as changed (`notifications/tools/list_changed`, the
+ * prompts' twin): refetched before its next use, one refetch at a time; a refetch that
+ * fails keeps the old list and is logged.
+ */
+class ChangedList {
+  stale = false;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(
+    /** "tool list", "prompt list": what the log line names. */
+    private readonly what: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Runs `fetch` once if the list went stale; callers arriving meanwhile wait for the same run. */
+  async refresh(fetch: () => Promise<void>): Promise<void> {
+    if (!this.stale) return;
+    this.#refreshing ??= (async () => {
+      this.stale = false;
+      try {
+        await fetch();
+      } catch (error) {
+        this.log(`refreshing the ${this.what} failed: ${String(error)}`);
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    await this.#refreshing;
+  }
+}
 
 /** Where a connection is in its life. */
 export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
@@ -51,11 +98,9 @@ export class McpServerConnection {
   /** Why the server failed or stopped. */
   error: string | undefined;
   #tools: Tool[] = [];
-  #toolsStale = false;
-  #refreshing: Promise<void> | undefined;
+  readonly #toolsChanged: ChangedList;
   #prompts: Prompt[] = [];
-  #promptsStale = false;
-  #refreshingPrompts: Promise<void> | undefined;
+  readonly #promptsChanged: ChangedList;
   readonly #listeners = new Set<(event: ConnectionEvent) => void>();
   // created when the SDK has loaded, at the start of `start()`
   #sdk: McpSdk | undefined;
@@ -65,7 +110,11 @@ export class McpServerConnection {
   #exitedWhileStarting: string | undefined;
   #started: Promise<void> | undefined;
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(private readonly options: ConnectionOptions) {
+    const log = (line: string) => options.log(`[mcp:${options.name}] ${line}`);
+    this.#toolsChanged = new ChangedList("tool list", log);
+    this.#promptsChanged = new ChangedList("prompt list", log);
+  }
 
   /** The server's process ID (stdio servers, once spawned). */
   get pid(): number | undefined {
@@ -80,11 +129,11 @@ export class McpServerConnection {
       { capabilities: {} },
     );
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
-      this.#toolsStale = true;
+      this.#toolsChanged.stale = true;
       this.#emit({ type: "toolsChanged" });
     });
     client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
-      this.#promptsStale = true;
+      this.#promptsChanged.stale = true;
     });
     return client;
   }
@@ -191,48 +240,28 @@ export class McpServerConnection {
   async #listTools(timeoutMs?: number): Promise<void> {
     const client = this.#client;
     if (client === undefined) return;
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    this.#tools = await allPages(async (cursor) => {
       const result = await client.listTools(
         cursor !== undefined ? { cursor } : {},
         timeoutMs !== undefined ? { timeout: timeoutMs } : {},
       );
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    this.#tools = tools;
+      return { items: result.tools, nextCursor: result.nextCursor };
+    });
   }
 
   async #listPrompts(timeoutMs: number): Promise<void> {
     const client = this.#client;
     if (client === undefined || client.getServerCapabilities()?.prompts === undefined) return;
-    const prompts: Prompt[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+    this.#prompts = await allPages(async (cursor) => {
       const result = await client.listPrompts(cursor !== undefined ? { cursor } : {}, { timeout: timeoutMs });
-      prompts.push(...result.prompts);
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    this.#prompts = prompts;
+      return { items: result.prompts, nextCursor: result.nextCursor };
+    });
   }
 
   /** Refetches the prompt list if the server said it changed; keeps the old list when that fails. */
   async refreshPrompts(): Promise<void> {
-    if (!this.#promptsStale || this.state !== "ready") return;
-    this.#refreshingPrompts ??= (async () => {
-      this.#promptsStale = false;
-      try {
-        await this.#listPrompts(DEFAULT_START_TIMEOUT_MS);
-      } catch (error) {
-        this.options.log(`[mcp:${this.options.name}] refreshing the prompt list failed: ${String(error)}`);
-      } finally {
-        this.#refreshingPrompts = undefined;
-      }
-    })();
-    await this.#refreshingPrompts;
+    if (this.state !== "ready") return;
+    await this.#promptsChanged.refresh(() => this.#listPrompts(DEFAULT_START_TIMEOUT_MS));
   }
 
   /** Renders one prompt (`prompts/get`); rejects when the server is gone, refuses or times out. */
@@ -246,18 +275,8 @@ export class McpServerConnection {
 
   /** Refetches the tool list if the server said it changed; keeps the old list when that fails. */
   async refreshTools(): Promise<void> {
-    if (!this.#toolsStale || this.state !== "ready") return;
-    this.#refreshing ??= (async () => {
-      this.#toolsStale = false;
-      try {
-        await this.#listTools(DEFAULT_START_TIMEOUT_MS);
-      } catch (error) {
-        this.options.log(`[mcp:${this.options.name}] refreshing the tool list failed: ${String(error)}`);
-      } finally {
-        this.#refreshing = undefined;
-      }
-    })();
-    await this.#refreshing;
+    if (this.state !== "ready") return;
+    await this.#toolsChanged.refresh(() => this.#listTools(DEFAULT_START_TIMEOUT_MS));
   }
 
   /** Calls one tool; rejects when the server is gone, the call times out or `signal` aborts. */
