@@ -53,12 +53,8 @@ export function parseOrThrow(path: string, bytes: Uint8Array): ParsedSession {
 
 /** Makes a directory's entries (a created, renamed or moved file name) durable. Best effort where unsupported. */
 export function fsyncDir(dir: string): void {
-  let fd: number;
-  try {
-    fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  } catch {
-    return;
-  }
+  const fd = openDirectory(dir);
+  if (fd === undefined) return;
   try {
     fsyncSync(fd);
   } catch {
