@@ -65,6 +65,7 @@ export type {
   AnyAgentTool,
   BeforeToolCallContext,
   FileChange,
+  FileChangePreview,
   MessageEndDecision,
   QueueMode,
   RetryOptions,
@@ -72,5 +73,6 @@ export type {
   ToolCallDecision,
   ToolCallInfo,
   ToolExecutionContext,
+  ToolOrigin,
 } from "./types.ts";
 export { type ArgsValidation, compileToolSchema, validateToolArgs } from "./validate-args.ts";

@@ -29,6 +29,21 @@ export interface FileChange {
   diff?: string;
 }
 
+/**
+ * A file change as it would happen: the absolute path, whether the file is new, and the
+ * unified diff; `error` says why the call would fail as asked (an edit's text not found).
+ */
+export interface FileChangePreview {
+  path: string;
+  kind: "add" | "modify";
+  /** Unified diff; absent when nothing would change or the old file is not text. */
+  diff?: string;
+  error?: string;
+}
+
+/** The source of a tool that is not built in. */
+export type ToolOrigin = { kind: "extension"; path: string } | { kind: "mcp"; server: string; tool: string };
+
 /** What a tool returns (and streams as partial results). */
 export interface AgentToolResult<TDetails = unknown> {
   content: (TextContent | ImageContent)[];
@@ -63,6 +78,13 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
    * order; everything else runs in parallel.
    */
   mutatedPaths?(args: Static<TParams>): string[];
+  /**
+   * What the call would change, computed without changing anything, so an approval can
+   * show it before the user answers. File tools have one; others leave it out.
+   */
+  preview?(args: Static<TParams>): Promise<FileChangePreview>;
+  /** Where the tool comes from, when not built in: an extension's path or an MCP server. */
+  origin?: ToolOrigin;
   execute(args: Static<TParams>, ctx: ToolExecutionContext): Promise<AgentToolResult<TDetails>>;
 }
 

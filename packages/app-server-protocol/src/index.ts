@@ -187,6 +187,7 @@ export {
   PATH_PATTERN_MESSAGE,
 } from "./path-pattern.ts";
 export type {
+  ApprovalPreview,
   ItemToolCallRequestApprovalParams,
   ItemToolCallRequestApprovalResult,
 } from "./server-requests.ts";

@@ -129,7 +129,11 @@ export {
   WarningNotification,
 } from "./notifications.ts";
 export { validateNotificationParams, validateRequestResult, validateSchema } from "./schema-validate.ts";
-export { ItemToolCallRequestApprovalParams, ItemToolCallRequestApprovalResult } from "./server-requests.ts";
+export {
+  ApprovalPreview,
+  ItemToolCallRequestApprovalParams,
+  ItemToolCallRequestApprovalResult,
+} from "./server-requests.ts";
 export {
   AccountStatus,
   AgentMessageItem,

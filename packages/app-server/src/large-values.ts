@@ -277,12 +277,18 @@ export class LargeValues {
     return undefined;
   }
 
-  /** Tool input of an approval request, by reference when oversized. */
+  /** Tool input and preview diff of an approval request, by reference when oversized. */
   approval(params: ItemToolCallRequestApprovalParams): ItemToolCallRequestApprovalParams {
-    if (params.input === undefined) return params;
-    const inputRef = this.spoolIfOver(params.input);
-    if (inputRef === undefined) return params;
-    const { input: _input, ...rest } = params;
+    let shaped = params;
+    const preview = params.preview;
+    if (preview?.type === "fileChange" && preview.diff !== undefined && byteLength(preview.diff) > this.inlineLimit) {
+      const { diff, ...rest } = preview;
+      shaped = { ...shaped, preview: { ...rest, diffRef: this.spool.put(diff) } };
+    }
+    if (shaped.input === undefined) return shaped;
+    const inputRef = this.spoolIfOver(shaped.input);
+    if (inputRef === undefined) return shaped;
+    const { input: _input, ...rest } = shaped;
     return { ...rest, inputRef };
   }
 

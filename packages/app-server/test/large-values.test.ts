@@ -134,6 +134,32 @@ describe("large values", () => {
     });
     expect(small.input).toEqual({});
   });
+
+  test("an approval preview's diff over 64 KiB travels as diffRef; a small one stays inline", () => {
+    const { large, read } = setup();
+    const request = (diff: string) =>
+      large.approval({
+        threadId: "t",
+        turnId: "u",
+        itemId: "i",
+        toolName: "write",
+        input: { path: "a", content: "x" },
+        decisions: ["accept", "decline"],
+        preview: { type: "fileChange", path: "/w/a", kind: "modify", diff },
+      });
+    const shaped = request(big(80_000));
+    expect(shaped.preview).toMatchObject({ type: "fileChange", path: "/w/a", kind: "modify" });
+    const preview = shaped.preview as { diff?: string; diffRef?: PayloadRef };
+    expect(preview.diff).toBeUndefined();
+    expect(read(preview.diffRef!)).toBe(big(80_000));
+    expect(shaped.input).toEqual({ path: "a", content: "x" });
+    expect(request("@@ -1 +1 @@\n-a\n+b\n").preview).toEqual({
+      type: "fileChange",
+      path: "/w/a",
+      kind: "modify",
+      diff: "@@ -1 +1 @@\n-a\n+b\n",
+    });
+  });
 });
 
 describe("exact response budget", () => {

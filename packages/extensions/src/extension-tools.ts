@@ -20,6 +20,7 @@ export function extensionAgentTools(runner: ExtensionRunner): AnyAgentTool[] {
       ...(tool.label !== undefined ? { label: tool.label } : {}),
       description: tool.description,
       parameters: tool.parameters,
+      origin: { kind: "extension", path },
       execute: (args, context) =>
         runAsExtension(extension.caller, () =>
           tool.execute(

@@ -51,6 +51,7 @@ export function agentToolOf(
     label: `${server}: ${title ?? tool.name}`,
     description: tool.description ?? `The ${tool.name} tool of the ${server} MCP server.`,
     parameters: inputSchemaOf(tool, log),
+    origin: { kind: "mcp", server, tool: tool.name },
     async execute(args: Record<string, unknown>, ctx): Promise<AgentToolResult<McpToolDetails>> {
       let result: Awaited<ReturnType<McpServerConnection["callTool"]>>;
       try {

@@ -1,5 +1,5 @@
 /** Unified diffs for `edit` and `write` results, and the `fileChanges` entries built from them. */
-import type { FileChange } from "../types.ts";
+import type { FileChange, FileChangePreview } from "../types.ts";
 
 // Diffing two huge, very different files is quadratic; past this the change is reported without a diff.
 const DIFF_TIMEOUT_MS = 2000;
@@ -42,4 +42,21 @@ export function firstChangedLine(before: string, after: string): number {
   let line = 1;
   for (let j = 0; j < i; j++) if (before.charCodeAt(j) === 10) line++;
   return line;
+}
+
+/**
+ * A tool's preview from its plan: what the plan says would change, or the error the call
+ * would fail with (reported, not thrown, so the approval can still be shown).
+ */
+export async function previewChange(
+  path: string,
+  plan: () => Promise<{ kind: FileChangePreview["kind"]; diff: string | undefined }>,
+  kindOnError: FileChangePreview["kind"],
+): Promise<FileChangePreview> {
+  try {
+    const { kind, diff } = await plan();
+    return diff ? { path, kind, diff } : { path, kind };
+  } catch (error) {
+    return { path, kind: kindOnError, error: error instanceof Error ? error.message : String(error) };
+  }
 }

@@ -2,7 +2,7 @@
 import { dirname } from "node:path";
 import type { Static } from "typebox";
 import type { AgentTool, FileChange } from "../types.ts";
-import { fileChange, unifiedDiff } from "./file-diff.ts";
+import { fileChange, previewChange, unifiedDiff } from "./file-diff.ts";
 import { resolveToolPath } from "./paths.ts";
 import { decodeTextFile } from "./text-decode.ts";
 import { type ToolEnv, text } from "./tool-env.ts";
@@ -27,6 +27,19 @@ export interface WriteDetails {
   fileChanges: FileChange[];
 }
 
+/** Whether the file exists and the diff the write makes; throws what `execute` would. */
+async function planWrite(env: ToolEnv, path: string, args: WriteParams) {
+  const info = await env.ops.stat(path);
+  if (info?.isDirectory) throw new Error(`${args.path} is a directory.`);
+  // Reading the old content of a FIFO would block forever.
+  if (info && !info.isFile) throw new Error(`${args.path} is not a regular file.`);
+  const existed = info !== undefined;
+  // A binary file that is replaced gets no diff: its old text would be noise.
+  const before = existed ? decodeTextFile(await env.ops.readFile(path)) : undefined;
+  const diff = existed && before === undefined ? undefined : await unifiedDiff(path, before, args.content);
+  return { existed, diff };
+}
+
 /** Creates the `write` tool. */
 export function createWriteTool(env: ToolEnv): AgentTool<typeof WriteParams, WriteDetails> {
   const resolvePath = (p: string) => resolveToolPath(p, env.cwd, env.ops.homeDir());
@@ -37,20 +50,20 @@ export function createWriteTool(env: ToolEnv): AgentTool<typeof WriteParams, Wri
       "Write a file with the given content, replacing it if it exists and creating missing parent folders. Prefer edit for changes to existing files.",
     parameters: WriteParams,
     mutatedPaths: (args) => [resolvePath(args.path)],
+    preview: (args) => {
+      const path = resolvePath(args.path);
+      const plan = async () => {
+        const { existed, diff } = await planWrite(env, path, args);
+        return { kind: existed ? ("modify" as const) : ("add" as const), diff };
+      };
+      return previewChange(path, plan, "add");
+    },
     async execute(args, ctx) {
       const path = resolvePath(args.path);
-      const info = await env.ops.stat(path);
-      if (info?.isDirectory) throw new Error(`${args.path} is a directory.`);
-      // Reading the old content of a FIFO would block forever.
-      if (info && !info.isFile) throw new Error(`${args.path} is not a regular file.`);
-      const existed = info !== undefined;
-      // A binary file that is replaced gets no diff: its old text would be noise.
-      const before = existed ? decodeTextFile(await env.ops.readFile(path)) : undefined;
+      const { existed, diff } = await planWrite(env, path, args);
       if (ctx.signal.aborted) throw new Error("Aborted before writing.");
       await env.ops.mkdir(dirname(path));
       await env.ops.writeFile(path, args.content);
-      const diff =
-        existed && before === undefined ? undefined : await unifiedDiff(path, before, args.content);
       const kind = existed ? "modify" : "add";
       const bytes = new TextEncoder().encode(args.content).length;
       return {

@@ -51,8 +51,10 @@ for (const target of TARGETS) {
       async () => {
         await using server = await target.start({ extensions: [fixture("greet-tool.ts")] });
         const asked: string[] = [];
+        const previews: unknown[] = [];
         server.client.onRequest("item/toolCall/requestApproval", (params) => {
           asked.push(`${params.toolName}`);
+          previews.push(params.preview);
           return { decision: "accept" };
         });
         for (const mode of ["ask", "autoEdit", "fullAccess"] as const) {
@@ -66,6 +68,9 @@ for (const target of TARGETS) {
           expect((await done).turn.status).toBe("completed");
         }
         expect(asked).toEqual(["greet", "greet"]);
+        // the approval names the extension the tool comes from
+        expect(previews[0]).toMatchObject({ type: "tool", source: "extension", tool: "greet" });
+        expect((previews[0] as { server: string }).server).toEndWith("greet-tool.ts");
       },
       E2E_TIMEOUT,
     );

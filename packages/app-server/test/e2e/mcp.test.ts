@@ -136,8 +136,10 @@ for (const target of TARGETS) {
         });
         const answers = ["decline", "accept"];
         const asked: string[] = [];
+        const previews: unknown[] = [];
         server.client.onRequest("item/toolCall/requestApproval", (params) => {
           asked.push(`${params.toolName} ${params.decisions.join(",")}`);
+          previews.push(params.preview);
           return { decision: answers.shift() as "accept" | "decline" };
         });
         server.mock.enqueue(
@@ -158,6 +160,8 @@ for (const target of TARGETS) {
           "mcp__web__add accept,acceptForSession,decline,cancel",
           "mcp__web__add accept,acceptForSession,decline,cancel",
         ]);
+        // the approval names the server and the server's own name of the tool
+        expect(previews[0]).toEqual({ type: "tool", source: "mcp", server: "web", tool: "add" });
       },
       E2E_TIMEOUT,
     );

@@ -7,6 +7,7 @@
 import type { ToolCallDecision, ToolCallInfo } from "@knightcode/agent";
 import { applyDecision, gateToolCall as gate } from "@knightcode/approvals";
 import { callHook } from "../extensions/extension-hooks.ts";
+import { approvalPreview } from "./approval-preview.ts";
 import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
 
 /**
@@ -38,6 +39,7 @@ export async function gateToolCall(
   });
   if (verdict.action !== "ask") return verdict;
   const request = verdict.request;
+  const preview = await approvalPreview(call, runtime.cwd);
   const answer = await runtime.host.broker.ask(
     {
       threadId: runtime.id,
@@ -48,6 +50,7 @@ export async function gateToolCall(
       decisions: [...request.decisions],
       ...(request.reason !== undefined ? { reason: request.reason } : {}),
       ...(request.prefix !== undefined ? { prefix: request.prefix.join(" ") } : {}),
+      ...(preview !== undefined ? { preview } : {}),
     },
     signal,
   );
