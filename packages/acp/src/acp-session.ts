@@ -31,6 +31,7 @@ import { toRequestError, turnFailed } from "./errors.ts";
 import { replayedToolCall } from "./history-replay.ts";
 import { DEFAULT_MODE, runsWithoutAsking } from "./modes.ts";
 import { allows, decisionFor, permissionOptions } from "./permissions.ts";
+import { previewContent } from "./preview-content.ts";
 import { promptToTurnInput, UnsupportedContentError } from "./prompt-content.ts";
 import { outputContent, toolDiffs, toolKind, toolLocations, toolPath, toolTitle } from "./tool-calls.ts";
 import { UpdateQueue } from "./update-queue.ts";
@@ -310,6 +311,7 @@ export class AcpSession {
       ...(params.prefix === undefined ? {} : { prefix: params.prefix }),
     };
     const open = this.toolCalls.get(params.itemId);
+    const content = await this.permissionContent(params, input, open);
     let outcome: RequestPermissionResponse;
     try {
       outcome = await this.ctx.editor.request(
@@ -323,7 +325,7 @@ export class AcpSession {
             status: "pending",
             locations: toolLocations(params.toolName, this.cwd, input),
             rawInput: input,
-            ...(open === undefined ? {} : { content: open.diffs }),
+            ...(content === undefined ? {} : { content }),
           },
           options: permissionOptions(offer),
         },
@@ -341,6 +343,29 @@ export class AcpSession {
       this.send({ sessionUpdate: "tool_call_update", toolCallId: params.itemId, status: "in_progress" });
     }
     return { decision };
+  }
+
+  /**
+   * What the permission request shows: the server's preview when it sent one (a file
+   * change's diffs then also stand for the call's diffs in later updates), else the diffs
+   * read when the call started.
+   */
+  private async permissionContent(
+    params: ItemToolCallRequestApprovalParams,
+    input: unknown,
+    open: OpenToolCall | undefined,
+  ): Promise<ToolCallContent[] | undefined> {
+    const preview = params.preview;
+    if (preview === undefined) return open?.diffs;
+    const diff =
+      preview.type === "fileChange" && preview.diffRef !== undefined
+        ? new TextDecoder().decode(await this.ctx.server.readPayload(preview.diffRef))
+        : preview.type === "fileChange"
+          ? preview.diff
+          : undefined;
+    const content = await previewContent(preview, input, diff);
+    if (preview.type === "fileChange" && preview.error === undefined && open !== undefined) open.diffs = content;
+    return content;
   }
 
   /** Sends `available_commands_update` when the thread's command list differs from the last one sent. */

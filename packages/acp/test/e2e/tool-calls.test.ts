@@ -101,6 +101,38 @@ describe("knightcode acp: tool calls and permissions", () => {
   );
 
   test(
+    "an edit's permission request carries the diff the server previewed (a hunk with its context), a bash one where it runs",
+    async () => {
+      await using world = await acpWorld();
+      await using acp = await startAcp(world);
+      const path = join(world.agent.cwd, "a.txt");
+      writeFileSync(path, "one\ntwo\nthree\n");
+      const { sessionId } = await acp.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] });
+      world.mock.enqueue(
+        toolCallReply({
+          id: "call-e",
+          name: "edit",
+          arguments: { path: "a.txt", edits: [{ oldText: "two", newText: "dos" }] },
+        }),
+        toolCallReply({ id: "call-b", name: "bash", arguments: { command: "echo hi" } }),
+        textReply("Done."),
+      );
+      acp.onPermission(selectOption("reject_once"));
+      await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "go" }] });
+      const [edit, bash] = acp.permissionRequests;
+      expect(edit!.toolCall.content).toEqual([
+        { type: "diff", path, oldText: "one\ntwo\nthree", newText: "one\ndos\nthree" },
+      ]);
+      expect(bash!.toolCall.content).toEqual([
+        { type: "content", content: { type: "text", text: `Runs in ${world.agent.cwd}` } },
+      ]);
+      expect(readFileSync(path, "utf8")).toBe("one\ntwo\nthree\n");
+      expect(acp.schemaProblems()).toEqual([]);
+    },
+    TIMEOUT,
+  );
+
+  test(
     "a rejected write is never run: the file does not exist and the call ends failed",
     async () => {
       await using world = await acpWorld();
