@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { ItemToolCallRequestApprovalParams } from "@knightcode/app-server-protocol";
+import { approvalDetail } from "../src/interactive/approval-card.ts";
 import { approvalAnswer, approvalChoices } from "../src/interactive/approval-prompt.ts";
 
 const request = (
@@ -36,5 +37,66 @@ describe("the approval prompt's answers", () => {
     const choices = approvalChoices(request(["acceptPrefixForSession", "accept", "decline"]));
     expect(choices.map((c) => c.value)).toEqual(["acceptPrefixForSession", "accept", "decline"]);
     expect(choices[0]!.label).toContain("`git status`");
+  });
+});
+
+describe("the approval card's detail", () => {
+  const read = async () => new TextEncoder().encode("@@ -1 +1 @@\n-a\n+b\n");
+  const params = (over: Partial<ItemToolCallRequestApprovalParams>): ItemToolCallRequestApprovalParams => ({
+    threadId: "t",
+    turnId: "u",
+    itemId: "i",
+    toolName: "write",
+    decisions: ["accept", "decline"],
+    ...over,
+  });
+  const plain = (lines: string[]) => lines.map((l) => l.replace(/\u001b\[[0-9;]*m/g, ""));
+
+  test("terminal controls in what the model wrote are drawn as nothing, so the card cannot be redrawn", async () => {
+    const detail = await approvalDetail(
+      params({
+        input: { path: "x", content: "safe\u001b[2J\u001b[1A\rhidden\n" },
+        preview: { type: "fileChange", path: "/w/x", kind: "add" },
+      }),
+      read,
+    );
+    expect(plain(detail)).toEqual(["+ new file /w/x (1 line)", "safehidden"]);
+  });
+
+  test("a diff sent by reference is read; an MCP tool names its server and shows its arguments", async () => {
+    const change = await approvalDetail(
+      params({
+        toolName: "edit",
+        input: { path: "x", edits: [] },
+        preview: {
+          type: "fileChange",
+          path: "/w/x",
+          kind: "modify",
+          diffRef: { type: "payloadRef", id: "r", byteLength: 20 },
+        },
+      }),
+      read,
+    );
+    expect(plain(change)).toEqual(["~ modified /w/x", "@@ -1 +1 @@", "-a", "+b"]);
+    const tool = await approvalDetail(
+      params({
+        toolName: "mcp__web__add",
+        input: { a: 1 },
+        preview: { type: "tool", source: "mcp", server: "web", tool: "add" },
+      }),
+      read,
+    );
+    expect(plain(tool)).toEqual(["add · MCP server web", "{", '  "a": 1', "}"]);
+  });
+
+  test("an edit that would fail says so", async () => {
+    const detail = await approvalDetail(
+      params({
+        toolName: "edit",
+        preview: { type: "fileChange", path: "/w/x", kind: "modify", error: "oldText not found in x" },
+      }),
+      read,
+    );
+    expect(plain(detail)).toEqual(["~ /w/x", "This call would fail: oldText not found in x"]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { mockedAgent, requestText } from "./support/cli-run.ts";
+import { enqueueBetaEdit, mockedAgent, requestText } from "./support/cli-run.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
 /** A bash command that holds the turn open until the test creates `release` in the project. */
@@ -24,14 +24,7 @@ describe("knightcode in a terminal", () => {
 
   test("the first message can come from the command line; a tool call shows its diff from fileChanges", async () => {
     await using env = await mockedAgent();
-    writeFileSync(join(env.agent.cwd, "notes.txt"), "alpha\nbeta\n");
-    env.mock.enqueue(
-      toolCallReply({
-        name: "edit",
-        arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "gamma" }] },
-      }),
-      textReply("Edited."),
-    );
+    enqueueBetaEdit(env, "Edited.");
     await using tty = new PtySession(["change beta"], { cwd: env.agent.cwd, env: env.env });
     const screen = await tty.waitFor("Edited.");
     expect(screen).toContain("✓ edit notes.txt");

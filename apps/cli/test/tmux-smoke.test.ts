@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { collectOutput, textReply } from "@knightcode/testkit";
-import { MAIN, mockedAgent } from "./support/cli-run.ts";
+import { enqueueBetaEdit, MAIN, type MockedAgent, mockedAgent } from "./support/cli-run.ts";
 
 /** Runs tmux on this test's own server socket, so no user session is touched. */
 async function tmux(socket: string, ...args: string[]): Promise<string> {
@@ -39,15 +40,14 @@ async function waitForPane(socket: string, text: string, timeoutMs = 20_000): Pr
   }
 }
 
-test("tmux smoke: knightcode starts in a real terminal, takes a prompt and shows the answer", async () => {
-  await using env = await mockedAgent();
-  env.mock.enqueue(textReply("Smoke test answer from the mock.", 4));
-  const socket = `knightcode-test-${process.pid}`;
+/** Starts knightcode with `args` in a detached 100x30 tmux session named `kc`, on the agent dir's project. */
+async function startPane(socket: string, env: MockedAgent, args: string[] = []): Promise<void> {
   const command = [
     "env",
     ...Object.entries({ ...env.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" }).map(([k, v]) => `${k}=${v}`),
     process.execPath,
     MAIN,
+    ...args,
   ];
   await tmux(
     socket,
@@ -63,12 +63,40 @@ test("tmux smoke: knightcode starts in a real terminal, takes a prompt and shows
     env.agent.cwd,
     ...command,
   );
+}
+
+test("tmux smoke: knightcode starts in a real terminal, takes a prompt and shows the answer", async () => {
+  await using env = await mockedAgent();
+  env.mock.enqueue(textReply("Smoke test answer from the mock.", 4));
+  const socket = `knightcode-test-${process.pid}`;
+  await startPane(socket, env);
   try {
     await waitForPane(socket, "mock-completions/mock-model");
     await tmux(socket, "send-keys", "-t", "kc", "-l", "hello from tmux");
     await tmux(socket, "send-keys", "-t", "kc", "Enter");
     const pane = await waitForPane(socket, "Smoke test answer from the mock.");
     expect(pane).toContain("› hello from tmux");
+  } finally {
+    await tmux(socket, "kill-server").catch(() => "");
+  }
+}, 40_000);
+
+test("tmux smoke: an edit's approval shows its diff before the answer, and accepting applies it", async () => {
+  await using env = await mockedAgent();
+  const notes = enqueueBetaEdit(env, "Edited in tmux.");
+  const socket = `knightcode-test-approval-${process.pid}`;
+  await startPane(socket, env, ["--approval-mode", "ask"]);
+  try {
+    await waitForPane(socket, "mock-completions/mock-model");
+    await tmux(socket, "send-keys", "-t", "kc", "-l", "change beta");
+    await tmux(socket, "send-keys", "-t", "kc", "Enter");
+    const card = await waitForPane(socket, "Allow edit notes.txt");
+    expect(card).toMatch(/^\s+-beta$/m);
+    expect(card).toMatch(/^\s+\+gamma$/m);
+    expect(readFileSync(notes, "utf8")).toBe("alpha\nbeta\n");
+    await tmux(socket, "send-keys", "-t", "kc", "Enter");
+    await waitForPane(socket, "Edited in tmux.");
+    expect(readFileSync(notes, "utf8")).toBe("alpha\ngamma\n");
   } finally {
     await tmux(socket, "kill-server").catch(() => "");
   }

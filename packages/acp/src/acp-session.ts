@@ -364,7 +364,8 @@ export class AcpSession {
           ? preview.diff
           : undefined;
     const content = await previewContent(preview, input, diff);
-    if (preview.type === "fileChange" && preview.error === undefined && open !== undefined) open.diffs = content;
+    if (preview.type === "fileChange" && preview.error === undefined && open !== undefined)
+      open.diffs = content;
     return content;
   }
 

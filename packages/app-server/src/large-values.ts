@@ -281,7 +281,11 @@ export class LargeValues {
   approval(params: ItemToolCallRequestApprovalParams): ItemToolCallRequestApprovalParams {
     let shaped = params;
     const preview = params.preview;
-    if (preview?.type === "fileChange" && preview.diff !== undefined && byteLength(preview.diff) > this.inlineLimit) {
+    if (
+      preview?.type === "fileChange" &&
+      preview.diff !== undefined &&
+      byteLength(preview.diff) > this.inlineLimit
+    ) {
       const { diff, ...rest } = preview;
       shaped = { ...shaped, preview: { ...rest, diffRef: this.spool.put(diff) } };
     }

@@ -12,6 +12,7 @@ import {
   type PayloadRef,
   type ThreadItem,
 } from "@knightcode/app-server-protocol";
+import { approvalDetail } from "./approval-card.ts";
 import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-prompt.ts";
 import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
@@ -142,10 +143,16 @@ export class InteractiveApp {
   ask(
     title: string,
     choices: Choice[],
-    options: { signal?: AbortSignal; searchable?: boolean; textOnly?: boolean } = {},
+    options: { signal?: AbortSignal; searchable?: boolean; textOnly?: boolean; detail?: string[] } = {},
   ): Promise<ChoiceAnswer> {
     return this.present(options.signal, () => {
-      const prompt = new ChoicePrompt(title, choices, () => this.screen.requestRender(), options.searchable);
+      const prompt = new ChoicePrompt(
+        title,
+        choices,
+        () => this.screen.requestRender(),
+        options.searchable,
+        options.detail,
+      );
       const only = choices[0];
       if (options.textOnly === true && only?.askText !== undefined)
         prompt.openText(only.value, only.askText, true);
@@ -186,7 +193,8 @@ export class InteractiveApp {
   }
 
   private async approve(params: ItemToolCallRequestApprovalParams, signal: AbortSignal) {
-    const answer = await this.ask(approvalTitle(params), approvalChoices(params), { signal });
+    const detail = await approvalDetail(params, (ref) => this.client.readPayload(ref));
+    const answer = await this.ask(approvalTitle(params), approvalChoices(params), { signal, detail });
     return approvalAnswer(answer);
   }
 

@@ -1,4 +1,5 @@
 /** Runs the real `knightcode` binary as a child process, with the testkit mock as its model. */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   collectOutput,
@@ -9,6 +10,8 @@ import {
   startMockModelServer,
   type TempAgentDir,
   tempAgentDir,
+  textReply,
+  toolCallReply,
 } from "@knightcode/testkit";
 
 export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -70,4 +73,21 @@ export async function mockedAgent(settings: Record<string, unknown> = {}): Promi
 /** All text the model was sent in one recorded Chat Completions request. */
 export function requestText(body: unknown): string {
   return JSON.stringify((body as { messages?: unknown }).messages ?? body);
+}
+
+/**
+ * The tests' standard edit: `notes.txt` ("alpha\nbeta\n") is written in the project and
+ * the mock will ask to replace `beta` with `gamma`, then answer `reply`.
+ */
+export function enqueueBetaEdit(env: MockedAgent, reply: string): string {
+  const path = join(env.agent.cwd, "notes.txt");
+  writeFileSync(path, "alpha\nbeta\n");
+  env.mock.enqueue(
+    toolCallReply({
+      name: "edit",
+      arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "gamma" }] },
+    }),
+    textReply(reply),
+  );
+  return path;
 }

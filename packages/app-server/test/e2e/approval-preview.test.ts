@@ -28,7 +28,11 @@ async function turnAsking(
   client.onNotification("item/completed", (p) => {
     if (p.threadId === threadId && "id" in p.item) items.set(p.item.id, p.item as ThreadItem);
   });
-  const done = nextNotification(client, "turn/completed", (p: { threadId: string }) => p.threadId === threadId);
+  const done = nextNotification(
+    client,
+    "turn/completed",
+    (p: { threadId: string }) => p.threadId === threadId,
+  );
   await client.request("turn/start", { threadId, text: "go" });
   await done;
   return { asked, items };
@@ -43,7 +47,11 @@ for (const target of TARGETS) {
         const cwd = server.agent.cwd;
         writeFileSync(join(cwd, "notes.txt"), "alpha\nbeta\ngamma\n");
         server.mock.enqueue(
-          toolCallReply({ name: "write", arguments: { path: "fresh.txt", content: "one\ntwo\n" }, id: "call_w" }),
+          toolCallReply({
+            name: "write",
+            arguments: { path: "fresh.txt", content: "one\ntwo\n" },
+            id: "call_w",
+          }),
           toolCallReply({
             name: "edit",
             arguments: { path: "notes.txt", edits: [{ oldText: "beta", newText: "BETA" }] },
@@ -54,12 +62,22 @@ for (const target of TARGETS) {
         const { threadId } = await startThread(server.client, cwd, "ask");
         const onDisk: string[] = [];
         const { asked } = await turnAsking(server.client, threadId, ["accept", "accept"], () =>
-          onDisk.push(`${existsSync(join(cwd, "fresh.txt"))} ${readFileSync(join(cwd, "notes.txt"), "utf8")}`),
+          onDisk.push(
+            `${existsSync(join(cwd, "fresh.txt"))} ${readFileSync(join(cwd, "notes.txt"), "utf8")}`,
+          ),
         );
         expect(asked.map((a) => a.toolName)).toEqual(["write", "edit"]);
-        expect(asked[0]!.preview).toMatchObject({ type: "fileChange", path: join(cwd, "fresh.txt"), kind: "add" });
+        expect(asked[0]!.preview).toMatchObject({
+          type: "fileChange",
+          path: join(cwd, "fresh.txt"),
+          kind: "add",
+        });
         expect((asked[0]!.preview as { diff: string }).diff).toContain("+one\n+two\n");
-        expect(asked[1]!.preview).toMatchObject({ type: "fileChange", path: join(cwd, "notes.txt"), kind: "modify" });
+        expect(asked[1]!.preview).toMatchObject({
+          type: "fileChange",
+          path: join(cwd, "notes.txt"),
+          kind: "modify",
+        });
         expect((asked[1]!.preview as { diff: string }).diff).toContain(" alpha\n-beta\n+BETA\n gamma\n");
         // asked before writing: no new file at the first question, the old text at the second
         expect(onDisk).toEqual(["false alpha\nbeta\ngamma\n", "true alpha\nbeta\ngamma\n"]);
@@ -114,9 +132,16 @@ for (const target of TARGETS) {
           const { threadId } = await startThread(server.client, cwd, "ask");
           const { asked, items } = await turnAsking(server.client, threadId, ["acceptForSession", "decline"]);
           // the grant covers the second write in the workspace; the outside one asks again and is declined
-          expect(asked.map((a) => (a.input as { path: string }).path)).toEqual(["in.txt", join(outside, "out.txt")]);
+          expect(asked.map((a) => (a.input as { path: string }).path)).toEqual([
+            "in.txt",
+            join(outside, "out.txt"),
+          ]);
           expect(asked[1]!.decisions).not.toContain("acceptForSession");
-          expect(asked[1]!.preview).toMatchObject({ type: "fileChange", path: join(outside, "out.txt"), kind: "add" });
+          expect(asked[1]!.preview).toMatchObject({
+            type: "fileChange",
+            path: join(outside, "out.txt"),
+            kind: "add",
+          });
           expect(items.get("call_3")).toMatchObject({ status: "declined" });
           expect(existsSync(join(outside, "out.txt"))).toBe(false);
           expect(readFileSync(join(cwd, "in2.txt"), "utf8")).toBe("in2\n");

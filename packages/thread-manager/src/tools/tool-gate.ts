@@ -7,8 +7,8 @@
 import type { ToolCallDecision, ToolCallInfo } from "@knightcode/agent";
 import { applyDecision, gateToolCall as gate } from "@knightcode/approvals";
 import { callHook } from "../extensions/extension-hooks.ts";
-import { approvalPreview } from "./approval-preview.ts";
 import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
+import { approvalPreview } from "./approval-preview.ts";
 
 /**
  * Decides whether one call runs; asks a subscriber when the mode says so. `homeDir` is

@@ -4,6 +4,7 @@
  */
 import { type Focusable, Input, SelectList } from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
+import { isKey } from "./keys.ts";
 import { style } from "./style.ts";
 import { wrapLines } from "./text.ts";
 
@@ -14,6 +15,9 @@ export interface Choice {
   description?: string;
   askText?: string;
 }
+
+/** Detail lines shown before the rest is folded behind Ctrl+O. */
+export const COLLAPSED_DETAIL_LINES = 16;
 
 /** What the user answered: a choice (with text when it asked for some), or Esc. */
 export type ChoiceAnswer = { value: string; text?: string } | { cancelled: true };
@@ -32,6 +36,7 @@ export class ChoicePrompt implements Block, Focusable {
   private list: SelectList;
   private input: Input | undefined;
   private textQuestion = "";
+  private detailExpanded = false;
   private query = "";
   private settle: (answer: ChoiceAnswer) => void = () => {};
   /** Resolves with the user's answer. */
@@ -43,6 +48,8 @@ export class ChoicePrompt implements Block, Focusable {
     private readonly onChange: () => void,
     /** Typing filters the choices (pickers over sessions and models). */
     private readonly searchable = false,
+    /** Lines under the title (an approval's diff), collapsed past a few unless Ctrl+O expands them. */
+    private readonly detail: readonly string[] = [],
   ) {
     this.answer = new Promise((resolve) => {
       this.settle = resolve;
@@ -104,13 +111,30 @@ export class ChoicePrompt implements Block, Focusable {
   }
 
   render(width: number): string[] {
-    const lines = [...wrapLines(this.title, width)];
+    const lines = [...wrapLines(this.title, width), ...this.renderDetail(width)];
     if (this.searchable) lines.push(style.muted(`Search: ${this.query}`));
     if (this.input === undefined) return [...lines, ...this.list.render(width)];
     return [...lines, ...wrapLines(style.accent(this.textQuestion), width), ...this.input.render(width)];
   }
 
+  private renderDetail(width: number): string[] {
+    const collapsed = !this.detailExpanded && this.detail.length > COLLAPSED_DETAIL_LINES;
+    const shown = collapsed ? this.detail.slice(0, COLLAPSED_DETAIL_LINES) : this.detail;
+    // wrapped, not cut: what is approved must be seen whole
+    const lines = shown.flatMap((line) => wrapLines(line, width - 2).map((l) => `  ${l}`));
+    if (collapsed) {
+      const more = this.detail.length - shown.length;
+      lines.push(style.muted(`  … ${more} more line${more === 1 ? "" : "s"} (Ctrl+O to show all)`));
+    }
+    return lines;
+  }
+
   handleInput(data: string): void {
+    if (this.input === undefined && this.detail.length > COLLAPSED_DETAIL_LINES && isKey(data, "ctrl+o")) {
+      this.detailExpanded = !this.detailExpanded;
+      this.onChange();
+      return;
+    }
     if (this.input !== undefined) this.input.handleInput(data);
     else if (this.searchable && isPrintable(data)) this.setQuery(this.query + data);
     else if (this.searchable && data === "\u007f") this.setQuery(this.query.slice(0, -1));
