@@ -9,6 +9,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
+import { sandboxHelperCommand } from "../apps/cli/src/self-command.ts";
 import { createBashTool, createLocalOperations, createReadTool } from "../packages/agent/src/index.ts";
 import { createSandboxOperations, requireBubblewrap } from "../packages/sandbox/src/index.ts";
 
@@ -22,6 +23,7 @@ const sandboxed = createSandboxOperations({
   env: process.env,
   settings: { enabled: true, network: "off", extraWritable: [], extraReadable: [], allowGitWrites: false },
   hidden: [],
+  helper: sandboxHelperCommand(),
 });
 const ctx = { signal: new AbortController().signal, onUpdate: () => {}, toolCallId: "bench" };
 const tools = (ops: typeof local) => ({

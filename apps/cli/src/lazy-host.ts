@@ -13,6 +13,7 @@ import {
 } from "@knightcode/app-server";
 import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { insideProcessSandbox } from "./process-sandbox.ts";
+import { sandboxHelperCommand } from "./self-command.ts";
 
 /** Where the host reads extensions and keeps sessions; paths relative to `cwd`. */
 export interface LazyHostOptions {
@@ -44,6 +45,8 @@ export function startLazyHost(options: LazyHostOptions): LazyHost {
       ...(options.sessionDir === undefined ? {} : { sessionDir: resolve(options.cwd, options.sessionDir) }),
       ...(options.sandbox === true ? { sandbox: true } : {}),
       ...(insideProcessSandbox() ? { processSandbox: true } : {}),
+      // settings may turn the sandbox on for a thread, so the helper is always given
+      sandboxHelper: sandboxHelperCommand(),
     }),
   );
   const config: ConfigPort = {

@@ -3,9 +3,11 @@
 import packageJson from "../package.json" with { type: "json" };
 import { parseArgs, USAGE, usageLine } from "./args.ts";
 import { quietIdleTerminal } from "./quiet-idle.ts";
+import { SANDBOX_HELPER_SUBCOMMAND } from "./self-command.ts";
 
-// A compiled binary is its own sandbox helper (from source the helper runs as a script).
-if (process.argv[2] === "__sandbox-helper") await import("@knightcode/sandbox/helper");
+// The sandbox helper is this program run again with a hidden subcommand, compiled or from
+// source alike (self-command.ts), so both forms start it the same way.
+if (process.argv[2] === SANDBOX_HELPER_SUBCOMMAND) await import("@knightcode/sandbox/helper");
 
 const command = parseArgs(process.argv.slice(2));
 quietIdleTerminal(command);

@@ -1,4 +1,10 @@
-/** How this CLI starts another copy of itself (the demo's app-server child, the process sandbox). */
+/**
+ * How this CLI starts another copy of itself (the demo's app-server child, the process
+ * sandbox, the sandbox helper): the one place that knows whether KnightCode runs as the
+ * compiled binary or from source. Inside the binary `import.meta.dir` is the virtual
+ * `/$bunfs/root`, so nothing here derives a path from it there; `process.execPath` is the
+ * binary itself (compiled) or Bun (from source).
+ */
 import { join, resolve } from "node:path";
 
 /**
@@ -13,11 +19,18 @@ export function selfCommand(): string[] {
 
 /**
  * The files another copy needs to read: the binary alone when compiled, else Bun and the
- * checkout (sources and node_modules). In the binary, `import.meta.dir` is the virtual
- * `/$bunfs/root`, so a path derived from it would name `/`.
+ * checkout (sources and node_modules).
  */
 export function selfRuntimePaths(): string[] {
   return Bun.isStandaloneExecutable
     ? [process.execPath]
     : [process.execPath, resolve(import.meta.dir, "..", "..", "..")];
+}
+
+/** The hidden subcommand that runs the sandbox helper (main.ts dispatches it first). */
+export const SANDBOX_HELPER_SUBCOMMAND = "__sandbox-helper";
+
+/** How a sandboxed thread starts its helper inside bubblewrap: this program again, as the helper. */
+export function sandboxHelperCommand(): { argv: string[]; readable: string[] } {
+  return { argv: [...selfCommand(), SANDBOX_HELPER_SUBCOMMAND], readable: selfRuntimePaths() };
 }

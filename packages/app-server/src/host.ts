@@ -18,7 +18,11 @@ import {
 import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import { readConfig, resolveAgentDir } from "@knightcode/config";
 import { createLazyExtensionHostFactory } from "@knightcode/extensions/host";
-import { createThreadManager, type ThreadManagerApi } from "@knightcode/thread-manager";
+import {
+  createThreadManager,
+  type ThreadManagerApi,
+  type ThreadManagerOptions,
+} from "@knightcode/thread-manager";
 import { createAccountPort } from "./account-port.ts";
 import { createConfigPort } from "./config-port.ts";
 import type { AccountPort, ConfigPort } from "./ports.ts";
@@ -38,6 +42,11 @@ export interface ServerHostOptions {
   sandbox?: boolean;
   /** The server runs inside a process-wide sandbox (`knightcode --sandbox=process`). */
   processSandbox?: boolean;
+  /**
+   * How a sandboxed thread starts its helper (`knightcode __sandbox-helper`); the CLI gives
+   * its own (apps/cli self-command.ts). Without it, sandboxed threads fail closed.
+   */
+  sandboxHelper?: ThreadManagerOptions["sandboxHelper"];
 }
 
 /** What a server needs from its host. */
@@ -107,6 +116,7 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     toolEnv: env,
     ...(options.sandbox === true ? { sandbox: true } : {}),
     ...(options.processSandbox === true ? { processSandbox: true } : {}),
+    ...(options.sandboxHelper === undefined ? {} : { sandboxHelper: options.sandboxHelper }),
     // the extension runtime loads with the first thread that has an extension to run
     extensionHostFactory: createLazyExtensionHostFactory(),
     ...(options.sessionDir === undefined ? {} : { sessionDir: options.sessionDir }),

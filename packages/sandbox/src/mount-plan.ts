@@ -5,13 +5,19 @@
  * 1. the whole system read-only, a fresh /dev and /proc, a private /tmp;
  * 2. every home (`$HOME` and the account's home) replaced by an empty tmpfs;
  * 3. hidden dirs that contain a mounted path go first, so the mount shows through;
- * 4. read-only extras and the runtime the helper needs (bun, our sources), then the
- *    writable roots (the thread's cwd, `extraWritable`);
- * 5. the remaining hidden dirs (agent dir, session dirs, ~/.ssh & co. when a writable
- *    root contains them), `.git` of each writable root, and files whose other hard
- *    links lead outside, each read-only on top.
+ * 4. read-only extras and the runtime the helper needs (the knightcode binary, or bun
+ *    and our sources), then the writable roots (the thread's cwd, `extraWritable`);
+ * 5. `.git` of each writable root and files whose other hard links lead outside, each
+ *    read-only on top;
+ * 6. last, so nothing covers them again: the remaining hidden dirs (agent dir, session
+ *    dirs, ~/.ssh & co. when a writable root contains them) and hidden files.
+ *
+ * A plan in which a later mount would show host files over a private one is refused
+ * (mount-guard.ts).
  */
-import { join, relative, sep } from "node:path";
+import { join, sep } from "node:path";
+import { refuseUnsafeMounts } from "./mount-guard.ts";
+import { insidePath, isWithin } from "./paths.ts";
 import type { SandboxNetwork } from "./settings.ts";
 
 /** Secret folders below a home that stay hidden even when a writable root contains them. */
@@ -28,8 +34,13 @@ export interface MountPlanInput {
   /** Files that must not be visible (a `~/.netrc` inside a writable root); shown as empty. */
   hiddenFiles: string[];
   extraWritable: string[];
-  /** Read-only paths (`extraReadable`, the runtime); may not exist. */
+  /** Read-only paths the user asked for (`extraReadable`); may not exist. */
   readable: string[];
+  /**
+   * Read-only paths the helper needs to run (the executable, sources): given by whoever
+   * starts the sandbox, never derived from where this module lives. May not exist.
+   */
+  runtime: string[];
   /** `.git` paths of writable roots to keep read-only. */
   gitPaths: string[];
   /** Files (or folders of them) whose other hard links lead outside the writable roots. */
@@ -54,22 +65,67 @@ export interface RootEntry {
 // Mounted fresh, never copied from the host.
 const FRESH_ROOT_ENTRIES = new Set(["proc", "dev", "tmp"]);
 
-/** Where a host path appears inside the sandbox: below the workspace when it is in the cwd. */
-export function insidePath(path: string, cwd: string, workspace: string | undefined): string {
-  if (workspace === undefined || !isWithin(path, cwd)) return path;
-  const rel = relative(cwd, path);
-  return rel === "" ? workspace : join(workspace, rel);
+/** One mount of a plan, in bubblewrap's order (a later mount covers what it lies over). */
+export interface Mount {
+  /** Its bubblewrap arguments. */
+  args: string[];
+  /** Where it appears inside the sandbox. */
+  dest: string;
+  /** What it shows there: host files, something private (empty or fresh), or nothing new (a symlink, a remount). */
+  shows: "host" | "private" | "none";
 }
 
-/** Whether `child` is `parent` or inside it. */
-export function isWithin(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
+const hostBind = (flag: string, source: string, dest: string): Mount => ({
+  args: [flag, source, dest],
+  dest,
+  shows: source === "/dev/null" ? "private" : "host",
+});
+const privateMount = (flag: "--tmpfs" | "--dev" | "--proc", dest: string): Mount => ({
+  args: [flag, dest],
+  dest,
+  shows: "private",
+});
+
+/** The mounts of a plan, in order; see the file's comment for why this order. */
+export function planMounts(plan: MountPlanInput): Mount[] {
+  const mounts = [
+    ...systemRoot(plan),
+    privateMount("--dev", "/dev"),
+    privateMount("--proc", "/proc"),
+    privateMount("--tmpfs", "/tmp"),
+  ];
+  for (const home of plan.homes) mounts.push(privateMount("--tmpfs", home));
+  const writable = [plan.cwd, ...plan.extraWritable];
+  const readable = [...plan.readable, ...plan.runtime];
+  const mounted = [...writable, ...readable];
+  const coversMount = (dir: string) => mounted.some((m) => isWithin(m, dir));
+  for (const dir of plan.hidden.filter(coversMount)) mounts.push(privateMount("--tmpfs", dir));
+  for (const path of readable) mounts.push(hostBind("--ro-bind-try", path, path));
+  const at = (path: string) => insidePath(path, plan.cwd, plan.workspace);
+  for (const path of writable) mounts.push(hostBind("--bind", path, at(path)));
+  for (const path of [...plan.gitPaths, ...plan.readOnly]) mounts.push(hostBind("--ro-bind", path, at(path)));
+  for (const dir of plan.hidden.filter((d) => !coversMount(d))) mounts.push(privateMount("--tmpfs", at(dir)));
+  for (const file of plan.hiddenFiles) mounts.push(hostBind("--ro-bind", "/dev/null", at(file)));
+  if (plan.workspace !== undefined && plan.rootEntries)
+    mounts.push({ args: ["--remount-ro", "/"], dest: "/", shows: "none" });
+  return mounts;
 }
 
-/** The bubblewrap arguments (before the command) for a plan. */
+/**
+ * The bubblewrap arguments (before the command) for a plan. Throws
+ * {@link SandboxUnavailableError} (`unsafeMounts`) when a later mount would show host
+ * files over a private one (see mount-guard.ts): the sandbox then does not start.
+ */
 export function bwrapArgs(plan: MountPlanInput): string[] {
-  const args = [
+  const mounts = planMounts(plan);
+  // A home the user works in (the cwd, `extraWritable`) or asked to read (`extraReadable`)
+  // is shown on purpose; its secrets, the agent dir and the session dirs are hidden again on top.
+  const chosen = [plan.cwd, ...plan.extraWritable, ...plan.readable];
+  refuseUnsafeMounts(
+    mounts,
+    plan.homes.filter((home) => chosen.some((root) => isWithin(home, root))),
+  );
+  return [
     "--die-with-parent",
     // A new session: the sandbox cannot inject keystrokes into the terminal (TIOCSTI).
     "--new-session",
@@ -81,41 +137,27 @@ export function bwrapArgs(plan: MountPlanInput): string[] {
     ...(plan.network === "off" ? ["--unshare-net"] : []),
     "--hostname",
     "knightcode-sandbox",
-    ...systemRoot(plan),
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--tmpfs",
-    "/tmp",
+    ...mounts.flatMap((mount) => mount.args),
+    "--cap-drop",
+    "ALL",
+    "--chdir",
+    insidePath(plan.cwd, plan.cwd, plan.workspace),
   ];
-  for (const home of plan.homes) args.push("--tmpfs", home);
-  const writable = [plan.cwd, ...plan.extraWritable];
-  const mounted = [...writable, ...plan.readable];
-  const coversMount = (dir: string) => mounted.some((m) => isWithin(m, dir));
-  for (const dir of plan.hidden.filter(coversMount)) args.push("--tmpfs", dir);
-  for (const path of plan.readable) args.push("--ro-bind-try", path, path);
-  const at = (path: string) => insidePath(path, plan.cwd, plan.workspace);
-  for (const path of writable) args.push("--bind", path, at(path));
-  for (const dir of plan.hidden.filter((d) => !coversMount(d))) args.push("--tmpfs", at(dir));
-  for (const file of plan.hiddenFiles) args.push("--ro-bind", "/dev/null", at(file));
-  for (const path of [...plan.gitPaths, ...plan.readOnly]) args.push("--ro-bind", path, at(path));
-  if (plan.workspace !== undefined && plan.rootEntries) args.push("--remount-ro", "/");
-  args.push("--cap-drop", "ALL", "--chdir", at(plan.cwd));
-  return args;
 }
 
 /** The read-only system: `/` as it is, or rebuilt entry by entry when a workspace needs a mount point. */
-function systemRoot(plan: MountPlanInput): string[] {
-  if (plan.workspace === undefined || !plan.rootEntries) return ["--ro-bind", "/", "/"];
-  const args = ["--tmpfs", "/"];
+function systemRoot(plan: MountPlanInput): Mount[] {
+  if (plan.workspace === undefined || !plan.rootEntries) return [hostBind("--ro-bind", "/", "/")];
+  // The empty root is the base the entries are laid on, not something hidden.
+  const mounts: Mount[] = [{ args: ["--tmpfs", "/"], dest: "/", shows: "none" }];
   for (const entry of plan.rootEntries) {
     if (FRESH_ROOT_ENTRIES.has(entry.name)) continue;
     const path = `/${entry.name}`;
-    if (entry.symlink !== undefined) args.push("--symlink", entry.symlink, path);
-    else args.push("--ro-bind", path, path);
+    if (entry.symlink !== undefined)
+      mounts.push({ args: ["--symlink", entry.symlink, path], dest: path, shows: "none" });
+    else mounts.push(hostBind("--ro-bind", path, path));
   }
-  return args;
+  return mounts;
 }
 
 /** Home secrets that a writable root exposes again, as absolute paths (existence unchecked). */

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   type SpawnRequest,
   type SpawnResult,
@@ -15,13 +15,8 @@ import {
 import { SandboxUnavailableError } from "./errors.ts";
 import { encodeFrameHead, type Frame, FrameReader } from "./frames.ts";
 import { hardLinkedOutside } from "./hard-links.ts";
-import {
-  bwrapArgs,
-  exposedHomeSecrets,
-  insidePath,
-  type MountPlanInput,
-  type RootEntry,
-} from "./mount-plan.ts";
+import { bwrapArgs, exposedHomeSecrets, type MountPlanInput, type RootEntry } from "./mount-plan.ts";
+import { insidePath } from "./paths.ts";
 import type { SandboxSettings } from "./settings.ts";
 
 /** What a thread's sandbox is built from. */
@@ -37,21 +32,27 @@ export interface SandboxOperationsOptions {
   settings: SandboxSettings;
   /** Folders that must stay invisible: the agent dir and every session dir. */
   hidden: readonly string[];
+  /** How to start the helper inside (see {@link SandboxHelperCommand}). */
+  helper: SandboxHelperCommand;
+}
+
+/**
+ * How the in-sandbox helper (helper-main.ts) is started, given by whoever knows how this
+ * program runs: a compiled `knightcode` re-runs itself (`knightcode __sandbox-helper`),
+ * from source it is Bun and a script. This package never guesses it from its own
+ * location, which inside a compiled binary is a virtual `/$bunfs/` folder.
+ */
+export interface SandboxHelperCommand {
+  /** The command line that runs the helper, as it reads inside the sandbox. */
+  argv: string[];
+  /** Host paths it needs (the executable; from source also Bun, the sources and node_modules), shown read-only. */
+  readable: string[];
 }
 
 /** Tool operations inside a sandbox, released with `dispose`. */
 export interface SandboxOperations extends ToolOperations {
   dispose(): Promise<void>;
 }
-
-// Our own sources and the runtime that runs the helper, made visible even when they live
-// below a hidden home.
-const WORKSPACE_ROOT = resolve(import.meta.dir, "..", "..", "..");
-const HELPER_MAIN = join(import.meta.dir, "helper-main.ts");
-// From source the helper is a script; a compiled `knightcode` binary runs it as a hidden subcommand.
-const HELPER_COMMAND = existsSync(HELPER_MAIN)
-  ? [process.execPath, HELPER_MAIN]
-  : [process.execPath, "__sandbox-helper"];
 
 /** A hard-link scan this fast runs before every process. */
 const CHEAP_SCAN_MS = 25;
@@ -203,7 +204,9 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
     hidden: [...new Set([...options.hidden.filter(isDir), ...exposed.filter(isDir)])],
     hiddenFiles: exposed.filter(isFile),
     extraWritable: writable.slice(1),
-    readable: [...options.settings.extraReadable, process.execPath, WORKSPACE_ROOT],
+    readable: options.settings.extraReadable,
+    // shown even when they live below the hidden home
+    runtime: options.helper.readable,
     gitPaths: options.settings.allowGitWrites
       ? []
       : writable.map((root) => join(root, ".git")).filter((p) => existsSync(p)),
@@ -213,6 +216,9 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
       ? {}
       : { workspace: options.settings.workspace, rootEntries: hostRootEntries() }),
   });
+  // Refuse an unsafe plan now, so the thread starts with the sandbox reported unavailable;
+  // every start checks its own plan again (the hard-link mounts change it).
+  bwrapArgs(plan([]));
   // Tools name host paths; inside, the cwd may sit at the workspace path instead.
   const at = (path: string) => insidePath(path, options.cwd, options.settings.workspace);
 
@@ -223,7 +229,7 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
   const start = async (readOnly: string[]): Promise<Helper> => {
     if (disposed) throw new Error("This thread's sandbox was released.");
     const next = Helper.start(
-      [options.bwrap, ...bwrapArgs(plan(readOnly)), "--", ...HELPER_COMMAND],
+      [options.bwrap, ...bwrapArgs(plan(readOnly)), "--", ...options.helper.argv],
       env,
       readOnly,
     );

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { bwrapArgs, collapsePaths, isWithin, type MountPlanInput } from "../src/index.ts";
+import {
+  bwrapArgs,
+  collapsePaths,
+  isWithin,
+  type Mount,
+  type MountPlanInput,
+  planMounts,
+  SandboxUnavailableError,
+  unsafeMount,
+} from "../src/index.ts";
 import { exposedHomeSecrets } from "../src/mount-plan.ts";
 
 const base: MountPlanInput = {
@@ -9,6 +18,7 @@ const base: MountPlanInput = {
   hiddenFiles: [],
   extraWritable: [],
   readable: [],
+  runtime: [],
   gitPaths: [],
   readOnly: [],
   network: "off",
@@ -72,11 +82,93 @@ describe("bwrapArgs", () => {
   });
 
   test("extra readable paths come before the writable roots, extra writable ones are bound read-write", () => {
-    const args = bwrapArgs({ ...base, readable: ["/home/u/tools"], extraWritable: ["/data/cache"] });
+    const args = bwrapArgs({
+      ...base,
+      readable: ["/home/u/tools"],
+      runtime: ["/home/u/.bun/bin/bun"],
+      extraWritable: ["/data/cache"],
+    });
     expect(indexOf(args, "--ro-bind-try", "/home/u/tools", "/home/u/tools")).toBeGreaterThan(
       indexOf(args, "--tmpfs", "/home/u"),
     );
+    expect(indexOf(args, "--ro-bind-try", "/home/u/.bun/bin/bun", "/home/u/.bun/bin/bun")).toBeGreaterThan(
+      indexOf(args, "--tmpfs", "/home/u"),
+    );
     expect(indexOf(args, "--bind", "/data/cache", "/data/cache")).toBeGreaterThan(0);
+  });
+});
+
+/** The error `bwrapArgs` throws for a plan, or undefined when it plans the mounts. */
+function refusal(plan: MountPlanInput): SandboxUnavailableError | undefined {
+  try {
+    bwrapArgs(plan);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) return error;
+    throw error;
+  }
+}
+
+describe("the mount guard: no host bind over a private mount", () => {
+  test("a plan whose runtime binds / after the private /tmp and home is refused with unsafeMounts", () => {
+    // what a compiled binary planned when the runtime was derived from its virtual module folder
+    const error = refusal({ ...base, runtime: ["/usr/bin/bun", "/"] });
+    expect(error?.failure).toBe("unsafeMounts");
+    expect(error?.message).toStartWith(
+      "Sandbox unavailable (unsafeMounts): the sandbox's mounts were refused: `--ro-bind-try / /` would show the host's files over the private `--dev /dev`.",
+    );
+    expect(error?.message).toContain("sandbox.extraReadable");
+  });
+
+  test("a root bind after private mounts is found in a hand-made list, and a tmpfs laid again on top makes it safe", () => {
+    const root: Mount = { args: ["--ro-bind", "/", "/"], dest: "/", shows: "host" };
+    const tmp: Mount = { args: ["--tmpfs", "/tmp"], dest: "/tmp", shows: "private" };
+    const home: Mount = { args: ["--tmpfs", "/home/u"], dest: "/home/u", shows: "private" };
+    const project: Mount = { args: ["--bind", "/home/u/p", "/home/u/p"], dest: "/home/u/p", shows: "host" };
+    expect(unsafeMount([root, tmp, home, project])).toBeUndefined();
+    expect(unsafeMount([root, tmp, home, project, root])).toEqual({ hidden: tmp, by: root });
+    expect(unsafeMount([root, tmp, home, root, tmp, home])).toBeUndefined();
+  });
+
+  test("each hidden path is guarded: the agent dir, a session dir, /tmp and the home", () => {
+    const agentDir = "/home/u/.knightcode/agent";
+    const sessions = "/data/sessions";
+    // a path inside a hidden dir puts its tmpfs early (so the path shows through); a second
+    // path holding the hidden dir would then show it again
+    const cases: [Partial<MountPlanInput>, string][] = [
+      [{ readable: [`${agentDir}/bin`, "/home/u"] }, agentDir],
+      [{ extraWritable: [`${sessions}/out`, "/data"] }, sessions],
+      [{ extraWritable: ["/tmp"] }, "/tmp"],
+      [{ runtime: ["/home"] }, "/home/u"],
+    ];
+    for (const [plan, hidden] of cases) {
+      const error = refusal({ ...base, hidden: [agentDir, sessions], ...plan });
+      expect([hidden, error?.message]).toEqual([
+        hidden,
+        expect.stringContaining(`over the private \`--tmpfs ${hidden}\``),
+      ]);
+    }
+  });
+
+  test("a home is shown on purpose when the cwd or an extra path holds it; its hidden dirs stay hidden", () => {
+    const agentDir = "/home/u/.knightcode/agent";
+    const inHome = bwrapArgs({ ...base, cwd: "/home/u", hidden: [agentDir] });
+    expect(indexOf(inHome, "--tmpfs", agentDir)).toBeGreaterThan(
+      indexOf(inHome, "--bind", "/home/u", "/home/u"),
+    );
+    expect(refusal({ ...base, readable: ["/home"], hidden: [agentDir] })).toBeUndefined();
+    // the helper's runtime never counts as a choice to show the home
+    expect(refusal({ ...base, runtime: ["/home/u"] })?.failure).toBe("unsafeMounts");
+  });
+
+  test("hidden dirs come last: a read-only hard-link folder holding a session dir does not show it again", () => {
+    const mounts = planMounts({
+      ...base,
+      hidden: ["/work/project/.sessions"],
+      readOnly: ["/work/project"],
+    });
+    expect(mounts.at(-1)?.args).toEqual(["--tmpfs", "/work/project/.sessions"]);
+    expect(unsafeMount(mounts)).toBeUndefined();
   });
 });
 

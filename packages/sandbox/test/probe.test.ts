@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { requireBubblewrap, SandboxUnavailableError } from "../src/index.ts";
+import { CHECKOUT } from "./source-helper.ts";
 
 async function failureOf(promise: Promise<unknown>): Promise<SandboxUnavailableError> {
   try {
@@ -41,6 +42,10 @@ describe("requireBubblewrap", () => {
         "/proc",
         "--tmpfs",
         "/tmp",
+        // the checkout again, for a clone that lives under /tmp
+        "--ro-bind",
+        CHECKOUT,
+        CHECKOUT,
         process.execPath,
         join(import.meta.dir, "fixtures", "probe-main.ts"),
       ],

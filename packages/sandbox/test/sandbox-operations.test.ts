@@ -8,6 +8,7 @@ import {
   type SandboxOperations,
   type SandboxSettings,
 } from "../src/index.ts";
+import { SOURCE_HELPER } from "./source-helper.ts";
 
 const SETTINGS: SandboxSettings = {
   enabled: true,
@@ -30,6 +31,7 @@ async function sandbox(settings: Partial<SandboxSettings> = {}): Promise<Fixture
     env: { ...process.env, SOME_API_KEY: "leak-me-not" },
     settings: { ...SETTINGS, ...settings },
     hidden: [],
+    helper: SOURCE_HELPER,
   });
   return {
     project,

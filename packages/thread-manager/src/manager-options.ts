@@ -3,6 +3,7 @@ import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { StreamFunction } from "@knightcode/ai";
 import type { ExtensionFlagArg } from "@knightcode/app-server-protocol";
 import type { McpHub } from "@knightcode/mcp";
+import type { SandboxHelperCommand } from "@knightcode/sandbox";
 import type { Clock } from "./clock.ts";
 import type { ExtensionHostFactory } from "./extensions/extension-hooks.ts";
 import type { ModelSource } from "./threads/model-source.ts";
@@ -44,6 +45,8 @@ export interface ThreadManagerOptions {
   sandbox?: boolean;
   /** The server runs inside a process-wide sandbox (`knightcode --sandbox=process`). */
   processSandbox?: boolean;
+  /** How a thread's sandbox starts its helper; a sandboxed thread without it fails closed. */
+  sandboxHelper?: SandboxHelperCommand;
   /**
    * The home the tools expand `~` with (approvals judge `~/x` there). Also the default
    * tools' home when no `toolOperations` are given; set it when custom `tools` use

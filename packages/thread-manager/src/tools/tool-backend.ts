@@ -10,6 +10,7 @@ import { userInfo } from "node:os";
 // the operations alone: the tools and the agent loop load with the first turn
 import { createLocalOperations, type ToolOperations } from "@knightcode/agent/operations";
 import type { ThreadSandbox } from "@knightcode/app-server-protocol";
+import type { SandboxHelperCommand } from "@knightcode/sandbox";
 // Only the settings reader loads with every thread; the rest of the sandbox package
 // (bubblewrap probe, mount plan, sandboxed operations) loads when a thread turns it on.
 import { readSandboxSettings } from "@knightcode/sandbox/settings";
@@ -49,6 +50,11 @@ export interface ToolIsolationOptions {
   processSandbox?: boolean;
   /** Folders no sandbox may show: the agent dir and the session dirs. */
   hiddenDirs?: () => string[];
+  /**
+   * How a sandbox starts its helper: the program that hosts the manager knows how it runs
+   * (apps/cli's self-command.ts). Without it a thread that asks for the sandbox fails closed.
+   */
+  sandboxHelper?: SandboxHelperCommand;
 }
 
 /** The `shellEnvironment.allow` names of a settings object, with a warning when malformed. */
@@ -129,6 +135,11 @@ export function isolatedToolBackendFactory(options: ToolIsolationOptions = {}): 
     const { createRefusingOperations, createSandboxOperations, requireBubblewrap, SandboxUnavailableError } =
       await import("@knightcode/sandbox");
     try {
+      if (!options.sandboxHelper)
+        throw new SandboxUnavailableError(
+          "startFailed",
+          "this server was built without a command to start the sandbox helper (the sandboxHelper option).",
+        );
       const bwrap = await requireBubblewrap(env.PATH ?? "");
       const ops = createSandboxOperations({
         bwrap,
@@ -137,6 +148,7 @@ export function isolatedToolBackendFactory(options: ToolIsolationOptions = {}): 
         allowEnv: shell.allow,
         settings,
         hidden: options.hiddenDirs?.() ?? [],
+        helper: options.sandboxHelper,
       });
       return {
         ops,
