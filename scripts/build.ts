@@ -11,8 +11,11 @@
  *   when first imported, so `--version` loads almost nothing and `app-server` only what
  *   serving needs (without it the whole bundle's bytecode loaded at start: 19 ms of CPU
  *   for `--version` against 8 ms with it);
- * - no `.env` or `bunfig.toml` autoload: the binary runs in the user's projects, whose
- *   `.env` is theirs and must not leak into the agent's environment;
+ * - no `.env`, `bunfig.toml` or `tsconfig.json` autoload: the binary runs in the user's
+ *   projects, whose `.env` is theirs and must not leak into the agent's environment;
+ * - `package.json` stays on: without it the binary's resolver reads no package.json at
+ *   all, so an extension's own dependency whose entry only package.json names (`main`,
+ *   `exports`: typebox, most of npm) would not resolve;
  * - user files (extensions, their own `node_modules`) are never bundled: they are
  *   imported at run time from disk, as they are from source.
  *
@@ -46,7 +49,7 @@ export async function buildBinary(options: BuildOptions = {}): Promise<string> {
       autoloadDotenv: false,
       autoloadBunfig: false,
       autoloadTsconfig: false,
-      autoloadPackageJson: false,
+      autoloadPackageJson: true,
     },
   });
   if (!result.success) {

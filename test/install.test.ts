@@ -304,12 +304,14 @@ describe("the installed knightcode", () => {
     const ext = join(home, "ext");
     mkdirSync(cwd);
     mkdirSync(join(ext, "node_modules", "own-dep"), { recursive: true });
+    // its entry is named only by package.json (no index.js): the binary's resolver must read it
+    mkdirSync(join(ext, "node_modules", "own-dep", "lib"));
     writeFileSync(
       join(ext, "node_modules", "own-dep", "package.json"),
-      '{ "name": "own-dep", "version": "1.0.0", "type": "module", "main": "index.js" }\n',
+      '{ "name": "own-dep", "version": "1.0.0", "type": "module", "exports": { ".": "./lib/shout.js" } }\n',
     );
     writeFileSync(
-      join(ext, "node_modules", "own-dep", "index.js"),
+      join(ext, "node_modules", "own-dep", "lib", "shout.js"),
       "export const shout = (s) => s.toUpperCase();\n",
     );
     writeFileSync(join(ext, "helper.ts"), "export const twice = (n: number): number => n * 2;\n");

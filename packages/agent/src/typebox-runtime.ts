@@ -40,9 +40,19 @@ export function prebuiltTypeBoxPath(): string {
   );
 }
 
+/**
+ * The bundle this process may load: the workspace's, from source; none in the compiled
+ * binary, which carries TypeBox as bytecode already and whose module folder is the
+ * virtual `/$bunfs/root`, so the path above would name `/node_modules/.cache/...` on the
+ * host: a file anyone able to write there could have the binary `require`.
+ */
+function bundleToLoad(): string | undefined {
+  return Bun.isStandaloneExecutable ? undefined : prebuiltTypeBoxPath();
+}
+
 /** The prebuilt bundle at `path` when it is a usable one, else undefined. */
-export function prebuiltTypeBox(path = prebuiltTypeBoxPath()): TypeBoxRuntime | undefined {
-  if (!existsSync(path)) return undefined;
+export function prebuiltTypeBox(path = bundleToLoad()): TypeBoxRuntime | undefined {
+  if (path === undefined || !existsSync(path)) return undefined;
   try {
     const bundle = require(path) as Partial<TypeBoxRuntime>;
     if (typeof bundle.Compile !== "function" || typeof bundle.Value?.Convert !== "function") return undefined;
@@ -64,6 +74,6 @@ export function packageTypeBox(): TypeBoxRuntime {
 }
 
 /** The runtime validation uses: the prebuilt bundle when present, else the package. */
-export function loadTypeBoxRuntime(bundlePath = prebuiltTypeBoxPath()): TypeBoxRuntime {
+export function loadTypeBoxRuntime(bundlePath = bundleToLoad()): TypeBoxRuntime {
   return prebuiltTypeBox(bundlePath) ?? packageTypeBox();
 }

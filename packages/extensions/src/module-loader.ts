@@ -103,9 +103,13 @@ provideModuleToExtensions("typebox/schema", () => import("typebox/schema"));
 provideModuleToExtensions("typebox/system", () => import("typebox/system"));
 provideModuleToExtensions("typebox/type", () => import("typebox/type"));
 provideModuleToExtensions("typebox/value", () => import("typebox/value"));
-// deeper paths into the host's copy, from source only (in the binary they are not files)
-provideToExtensions("@knightcode/extensions", import.meta.dir);
-provideToExtensions("typebox", import.meta.dir);
+// Deeper paths into the host's copy resolve from this package's folder, from source only:
+// in the compiled binary that folder is the virtual `/$bunfs/root` and the host's packages
+// are bytecode inside it, not files, so there only the entry points above are provided.
+if (!Bun.isStandaloneExecutable) {
+  provideToExtensions("@knightcode/extensions", import.meta.dir);
+  provideToExtensions("typebox", import.meta.dir);
+}
 
 function loaderFor(path: string): "ts" | "tsx" | "js" | "jsx" | "json" {
   if (path.endsWith(".tsx")) return "tsx";
@@ -176,8 +180,11 @@ function rewriteSpecifier(specifier: string, file: string, generation: string): 
   const provided = shipped ? undefined : providedFor(specifier);
   if (provided !== undefined) return Bun.resolveSync(specifier, provided);
   if (nearestPackage(dir, pkg) === undefined) {
+    const entries = [...providedModules.keys()].filter((name) => packageName(name) === pkg);
     throw new ExtensionLoadError(
-      `Missing dependency "${pkg}" imported by ${file}: install the extension's dependencies next to it`,
+      entries.length > 0
+        ? `"${specifier}" imported by ${file} is not one of the ${pkg} entry points KnightCode provides (${entries.join(", ")}): import one of those, or install ${pkg} next to the extension`
+        : `Missing dependency "${pkg}" imported by ${file}: install the extension's dependencies next to it`,
       file,
     );
   }

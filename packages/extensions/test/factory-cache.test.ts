@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FactoryCache } from "../src/factory-cache.ts";
-import { ExtensionLoadError } from "../src/module-loader.ts";
+import { ExtensionLoadError, provideModuleToExtensions } from "../src/module-loader.ts";
 
 function module(dir: string, name: string, text: string): string {
   const path = join(dir, name);
@@ -70,5 +70,15 @@ describe("factory cache", () => {
       .acquire(module(dir, "needs.ts", 'import x from "left-pad";\nexport default () => x;'))
       .catch((e: unknown) => e);
     expect((error as Error).message).toContain('Missing dependency "left-pad"');
+    // a path below a package the host provides as modules only (as the compiled binary
+    // provides typebox) says which entry points it does provide
+    provideModuleToExtensions("kc-provided", async () => ({ value: 1 }));
+    provideModuleToExtensions("kc-provided/sub", async () => ({ value: 2 }));
+    const deep = await cache
+      .acquire(module(dir, "deep.ts", 'import x from "kc-provided/deep";\nexport default () => x;'))
+      .catch((e: unknown) => e);
+    expect((deep as Error).message).toBe(
+      `"kc-provided/deep" imported by ${join(dir, "deep.ts")} is not one of the kc-provided entry points KnightCode provides (kc-provided, kc-provided/sub): import one of those, or install kc-provided next to the extension`,
+    );
   });
 });
