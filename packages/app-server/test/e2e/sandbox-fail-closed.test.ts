@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { E2E_TIMEOUT } from "./harness.ts";
@@ -43,6 +43,34 @@ describe("--sandbox fails closed", () => {
       }
       expect(existsSync(join(project, "ran-on-host.txt"))).toBe(false);
       expect(existsSync(join(project, "written-on-host.txt"))).toBe(false);
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
+    "a global setting that would show / over the private mounts is refused: thread/start warns unsafeMounts and every tool fails with it",
+    async () => {
+      await using server = await startServer();
+      const project = server.agent.cwd;
+      writeFileSync(
+        join(server.agent.agentDir, "settings.json"),
+        JSON.stringify({ sandbox: { extraReadable: ["/"] } }),
+      );
+      const { thread, warnings } = await startThread(server, project);
+      expect(thread.sandbox).toEqual({ mode: "unavailable", network: "off" });
+      const warning = warnings.find((w) => w.source === "sandbox");
+      expect(warning?.message).toStartWith(
+        "Sandbox unavailable (unsafeMounts): the sandbox's mounts were refused: `--ro-bind-try / /` would show the host's files over the private `--dev /dev`.",
+      );
+      const items = await runTools(server, thread.id, [
+        { id: "c_bash", name: "bash", arguments: { command: "touch ran-on-host.txt" } },
+        { id: "c_read", name: "read", arguments: { path: join(server.home, ".ssh", "id_rsa") } },
+      ]);
+      for (const id of ["c_bash", "c_read"]) {
+        expect([id, items[id]?.status]).toEqual([id, "failed"]);
+        expect(items[id]?.output).toContain("Sandbox unavailable (unsafeMounts)");
+      }
+      expect(existsSync(join(project, "ran-on-host.txt"))).toBe(false);
     },
     E2E_TIMEOUT,
   );

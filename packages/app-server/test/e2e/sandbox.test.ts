@@ -37,6 +37,26 @@ describe("sandboxed thread: the attack corpus", () => {
   );
 
   test(
+    "a host file under /tmp outside the project is out of reach of read and cat",
+    async () => {
+      await using server = await startServer();
+      // the temp root holds the project; a sibling file of it is the host's, not the sandbox's
+      const secret = join(server.agent.root, "host-secret.txt");
+      plant(secret, "host-tmp-secret");
+      const { thread } = await startThread(server, server.agent.cwd);
+      const items = await runTools(server, thread.id, [
+        { id: "r_tmp", name: "read", arguments: { path: secret } },
+        { id: "b_tmp", name: "bash", arguments: { command: `cat '${secret}'; ls /tmp | wc -l` } },
+      ]);
+      expect(items.r_tmp?.status).toBe("failed");
+      expect(items.r_tmp?.output).toContain("File not found");
+      expect(items.b_tmp?.output).toContain("No such file or directory");
+      expect(JSON.stringify(items)).not.toContain("host-tmp-secret");
+    },
+    E2E_TIMEOUT,
+  );
+
+  test(
     "writes outside the project fail: absolute paths, .., planted symlinks and hard links",
     async () => {
       await using server = await startServer();
