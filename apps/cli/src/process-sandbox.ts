@@ -32,7 +32,8 @@ export function processSandboxArgs(options: {
   agentDir: string;
   /** Read-only extras: the runtime and KnightCode's own sources. */
   runtime: string[];
-  argv: readonly string[];
+  /** The command that runs inside: this program again (self-command.ts) with the user's arguments. */
+  command: readonly string[];
 }): string[] {
   return [
     "--die-with-parent",
@@ -70,8 +71,7 @@ export function processSandboxArgs(options: {
     "--chdir",
     options.cwd,
     "--",
-    process.execPath,
-    ...options.argv,
+    ...options.command,
   ];
 }
 
@@ -91,8 +91,6 @@ export async function runInProcessSandbox(args: readonly string[]): Promise<numb
   const home = process.env.HOME ?? homedir();
   const agentDir = process.env.KNIGHTCODE_PROCESS_SANDBOX_AGENT_DIR ?? processSandboxAgentDir(home);
   mkdirSync(agentDir, { recursive: true });
-  // the compiled binary re-runs itself alone; its bundled main.ts is not a file to pass
-  const [, ...script] = selfCommand();
   const child = Bun.spawn(
     [
       bwrap,
@@ -101,7 +99,7 @@ export async function runInProcessSandbox(args: readonly string[]): Promise<numb
         home,
         agentDir,
         runtime: selfRuntimePaths(),
-        argv: [...script, ...args],
+        command: [...selfCommand(), ...args],
       }),
     ],
     { stdin: "inherit", stdout: "inherit", stderr: "inherit", env: process.env },

@@ -13,6 +13,7 @@
  */
 import { fstatSync } from "node:fs";
 import type { Command } from "./args.ts";
+import { selfInvocation } from "./self-command.ts";
 
 /** Set beside the variable in the copy, so it knows the variable is ours to remove. */
 const MARKER = "KNIGHTCODE_QUIET_IDLE";
@@ -59,12 +60,9 @@ export function isInteractiveTerminal(command: Command, stdinIsTTY: boolean): bo
 function restartWithoutIdleGcTimer(): void {
   if (process.env.BUN_GC_TIMER_DISABLE !== undefined) return;
   if (typeof process.execve !== "function" || process.platform === "win32") return;
-  // a compiled binary's argv[1] is its own bundled entry, which the binary supplies itself
-  const args = Bun.isStandaloneExecutable
-    ? process.argv.slice(2)
-    : [...process.execArgv, ...process.argv.slice(1)];
+  const argv = selfInvocation();
   try {
-    process.execve(process.execPath, [process.execPath, ...args], {
+    process.execve(argv[0]!, argv, {
       ...process.env,
       BUN_GC_TIMER_DISABLE: "1",
       [MARKER]: "1",

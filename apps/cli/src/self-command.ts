@@ -27,6 +27,16 @@ export function selfRuntimePaths(): string[] {
     : [process.execPath, resolve(import.meta.dir, "..", "..", "..")];
 }
 
+/**
+ * The argv that runs this very invocation again (the same arguments, and from source the
+ * same Bun flags): the binary reads its bundled entry itself, from source Bun needs main.ts.
+ */
+export function selfInvocation(): string[] {
+  return Bun.isStandaloneExecutable
+    ? [process.execPath, ...process.argv.slice(2)]
+    : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+}
+
 /** The hidden subcommand that runs the sandbox helper (main.ts dispatches it first). */
 export const SANDBOX_HELPER_SUBCOMMAND = "__sandbox-helper";
 
