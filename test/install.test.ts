@@ -155,6 +155,41 @@ describe("the installed knightcode", () => {
     expect([code, stdout]).toEqual([0, expect.stringContaining('You said: "hello there"')]);
   }, 60_000);
 
+  test("-p --sandbox keeps /tmp and the home private: a read of either fails, a read in the project works", async () => {
+    const home = freshHome("print-sandbox-home");
+    const cwd = join(home, "project");
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, "notes.txt"), "project-notes\n");
+    // the scratch folder is under /tmp: one file beside the home, one in it
+    const inTmp = join(scratch, "tmp-secret.txt");
+    const inHome = join(home, "home-secret.txt");
+    writeFileSync(inTmp, "tmp-secret-text\n");
+    writeFileSync(inHome, "home-secret-text\n");
+    const print = async (prompt: string) => {
+      const child = Bun.spawn([binary(), "-p", "--sandbox", prompt], {
+        cwd,
+        env: userEnv(home),
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+      return { code, stdout };
+    };
+    expect(await print(`read ${inTmp}`)).toEqual({
+      code: 0,
+      stdout: expect.stringContaining("File not found"),
+    });
+    expect(await print(`read ${inHome}`)).toEqual({
+      code: 0,
+      stdout: expect.stringContaining("File not found"),
+    });
+    expect(await print("read notes.txt")).toEqual({
+      code: 0,
+      stdout: expect.stringContaining("project-notes"),
+    });
+  }, 60_000);
+
   test("acp answers the Agent Client Protocol's initialize", async () => {
     const home = freshHome("acp-home");
     const child = Bun.spawn([binary(), "acp"], {
