@@ -6,6 +6,11 @@
  */
 
 export { AppServerClient, ConnectionClosedError, isPayloadRef } from "./client.ts";
+export {
+  type ConnectWebSocketOptions,
+  connectWebSocket,
+  type WebSocketConnection,
+} from "./connect-websocket.ts";
 export type {
   ArchiveConflictData,
   ConfigConflictData,
@@ -186,6 +191,14 @@ export {
   PATH_PATTERN,
   PATH_PATTERN_MESSAGE,
 } from "./path-pattern.ts";
+export {
+  BEARER_SUBPROTOCOL_PREFIX,
+  bearerSubprotocols,
+  isLoopbackHost,
+  KNIGHTCODE_SUBPROTOCOL,
+  offersKnightcodeSubprotocol,
+  tokenFromSubprotocols,
+} from "./remote-auth.ts";
 export type {
   ApprovalPreview,
   ItemToolCallRequestApprovalParams,
@@ -243,3 +256,9 @@ export {
   validateRequestParams,
   validateServerRequest,
 } from "./validate.ts";
+export {
+  type TokenPresentation,
+  WebSocketConnectError,
+  WebSocketTransport,
+  type WebSocketTransportOptions,
+} from "./websocket-transport.ts";
