@@ -6,11 +6,10 @@
 import { Console } from "node:console";
 import { processStdin, processStdout } from "./process-stdio.ts";
 import { type AppServerOptions, createAppServer, SHUTDOWN_ANSWER_MS } from "./server.ts";
-import { logLine } from "./stderr-log.ts";
+import { createShutdownSequence, HARD_EXIT_MS } from "./shutdown-sequence.ts";
 import { type ByteSink, type ByteSource, StdioServerTransport } from "./stdio-transport.ts";
 
-/** Shutdown ends the process this long after it began, drained or not. */
-export const HARD_EXIT_MS = 10_000;
+export { HARD_EXIT_MS };
 
 /** Options for {@link serveStdio}. */
 export interface ServeStdioOptions extends AppServerOptions {
@@ -81,32 +80,13 @@ export async function serveStdio(options: ServeStdioOptions): Promise<void> {
     input: options.input ?? processStdin(),
     output: options.output ?? processStdout(),
   });
-  const { promise: finished, resolve: finish } = Promise.withResolvers<void>();
-  let stopping = false;
-
-  const stop = (why: string): void => {
-    if (stopping) return;
-    stopping = true;
-    logLine(`knightcode app-server: shutting down (${why})\n`);
-    const hardExit = setTimeout(() => {
-      logLine("knightcode app-server: hard exit after 10 s\n");
-      exit(0);
-      finish();
-    }, hardExitMs);
-    void (async () => {
-      try {
-        await server.shutdown();
-        await options.onShutdown?.();
-      } catch (error) {
-        logLine(`knightcode app-server: shutdown failed: ${String(error)}\n`);
-      }
-      // the last second is for output; a client that stopped reading meets the hard exit
-      await transport.drained();
-      clearTimeout(hardExit);
-      exit(0);
-      finish();
-    })();
-  };
+  const { stop, finished } = createShutdownSequence({
+    server,
+    ...(options.onShutdown === undefined ? {} : { onShutdown: options.onShutdown }),
+    drained: () => transport.drained(),
+    exit,
+    hardExitMs,
+  });
 
   transport.onInputEnded = () => stop("stdin closed");
   // The client stopped reading: its connection is gone (stdout ends), so the server goes

@@ -20,6 +20,7 @@ import {
   type Transport,
   TransportClosedError,
 } from "@knightcode/app-server-protocol";
+import { OutputRoom } from "./output-room.ts";
 import { logLine } from "./stderr-log.ts";
 
 /** Unread output, in bytes, at which the connection is aborted. */
@@ -92,17 +93,8 @@ export class StdioServerTransport implements Transport {
   private readonly decoder: LineDecoder;
   private readonly maxPending: number;
   private readonly maxLineBytes: number;
-  private readonly highWater: number;
-  private readonly lowWater: number;
-  private readonly stallMs: number;
   private pendingBytes = 0;
-  /** When output last moved (a write completed, or output started after an idle spell). */
-  private progressAt = 0;
-  /** The reader took nothing for `stallMs` while output waited; cleared by the next completed write. */
-  private stalled = false;
-  private room:
-    | { promise: Promise<void>; resolve: () => void; timer: ReturnType<typeof setTimeout> }
-    | undefined;
+  private readonly room: OutputRoom;
   private reading = true;
   private closed = false;
   private drainWaiters: (() => void)[] = [];
@@ -120,9 +112,14 @@ export class StdioServerTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.decoder = new LineDecoder(this.maxLineBytes);
     this.maxPending = options.maxPendingOutputBytes ?? MAX_PENDING_OUTPUT_BYTES;
-    this.highWater = options.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES;
-    this.lowWater = options.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES;
-    this.stallMs = options.stallMs ?? OUTPUT_STALL_MS;
+    this.room = new OutputRoom(
+      {
+        highWaterBytes: options.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES,
+        lowWaterBytes: options.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES,
+        stallMs: options.stallMs ?? OUTPUT_STALL_MS,
+      },
+      () => this.pendingBytes,
+    );
     // a Node stream reports a vanished reader as an 'error' event; unhandled, it would be fatal
     options.output.on?.("error", (error: Error) => this.peerGone(error));
   }
@@ -139,35 +136,8 @@ export class StdioServerTransport implements Transport {
    * reader stalls, or the transport closes.
    */
   outputReady(): Promise<void> | undefined {
-    if (this.closed || this.stalled || this.pendingBytes <= this.highWater) return undefined;
-    if (this.room === undefined) {
-      const { promise, resolve } = Promise.withResolvers<void>();
-      this.room = { promise, resolve, timer: this.stallTimer(this.stallMs) };
-    }
-    return this.room.promise;
-  }
-
-  private stallTimer(ms: number): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => {
-      if (this.room === undefined) return;
-      const idle = performance.now() - this.progressAt;
-      if (idle < this.stallMs) {
-        this.room.timer = this.stallTimer(this.stallMs - idle);
-        return;
-      }
-      this.stalled = true;
-      this.releaseRoom();
-    }, ms);
-    (timer as { unref?: () => void }).unref?.();
-    return timer;
-  }
-
-  private releaseRoom(): void {
-    const room = this.room;
-    if (room === undefined) return;
-    this.room = undefined;
-    clearTimeout(room.timer);
-    room.resolve();
+    if (this.closed) return undefined;
+    return this.room.ready();
   }
 
   async start(): Promise<void> {
@@ -190,7 +160,7 @@ export class StdioServerTransport implements Transport {
     }
     // measured once: the batch's byte count is the sum of its lines'
     const bytes = Buffer.byteLength(json) + 1;
-    if (this.pendingBytes === 0) this.progressAt = performance.now();
+    if (this.pendingBytes === 0) this.room.started();
     this.pendingBytes += bytes;
     // lines sent before the event loop turns go out as one write: a streaming turn sends
     // thousands of small notifications per read of the model's response (each event a few
@@ -219,9 +189,7 @@ export class StdioServerTransport implements Transport {
       this.options.output.write(chunk, (error) => {
         if (error) this.peerGone(error);
         this.pendingBytes -= bytes;
-        this.progressAt = performance.now();
-        this.stalled = false;
-        if (this.pendingBytes <= this.lowWater) this.releaseRoom();
+        this.room.moved();
         if (this.pendingBytes === 0) for (const wake of this.drainWaiters.splice(0)) wake();
       });
     } catch (error) {
@@ -247,7 +215,7 @@ export class StdioServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.releaseRoom();
+    this.room.release();
     for (const wake of this.drainWaiters.splice(0)) wake();
     try {
       this.options.output.end?.();
