@@ -67,6 +67,8 @@ export class Connection {
     readonly clientKind: "desktop" | "terminal",
     readonly transport: Transport,
     private readonly host: ConnectionHost,
+    /** See `ConnectOptions.reconnectable`. */
+    readonly reconnectable = false,
   ) {
     transport.onmessage = (message) => this.receive(message);
     transport.onerror = (error) => this.transportError(error);

@@ -16,14 +16,14 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
   const listeners = new Set<(event: ThreadManagerEvent) => void>();
   let port: ServerRequestPort | undefined;
   let inner: ThreadManagerApi | undefined;
-  const closedBeforeLoad: string[] = [];
+  const closedBeforeLoad: [string, { keepPendingRequests?: boolean } | undefined][] = [];
   const ready = load().then((manager) => {
     inner = manager;
     manager.onEvent((event) => {
       for (const listener of listeners) listener(event);
     });
     if (port !== undefined) manager.attachServerRequests(port);
-    for (const id of closedBeforeLoad.splice(0)) manager.connectionClosed(id);
+    for (const [id, options] of closedBeforeLoad.splice(0)) manager.connectionClosed(id, options);
     return manager;
   });
   // a failed load surfaces on each request that needs the manager
@@ -76,9 +76,9 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    connectionClosed(connectionId) {
-      if (inner === undefined) closedBeforeLoad.push(connectionId);
-      else inner.connectionClosed(connectionId);
+    connectionClosed(connectionId, options) {
+      if (inner === undefined) closedBeforeLoad.push([connectionId, options]);
+      else inner.connectionClosed(connectionId, options);
     },
     diagnostics: () => inner?.diagnostics() ?? idle,
     closeAll: async () => {

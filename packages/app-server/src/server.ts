@@ -50,6 +50,12 @@ export interface AppServerOptions {
 export interface ConnectOptions {
   /** Terminal in-process clients get terminal defaults (`fullAccess`). */
   clientKind?: "desktop" | "terminal";
+  /**
+   * A client that may come back on a new connection (a listener's WebSocket or socket):
+   * when it goes, the approvals and dialogs it was asked stay pending for the thread's
+   * next subscriber instead of being cancelled.
+   */
+  reconnectable?: boolean;
 }
 
 /** A running server. */
@@ -149,7 +155,10 @@ export function createAppServer(options: AppServerOptions): AppServer {
       if (!connections.delete(connection.id)) return;
       live.delete(connection);
       fileSearch.cancelOwner(connection.id);
-      threads.connectionClosed(connection.id);
+      threads.connectionClosed(
+        connection.id,
+        connection.reconnectable ? { keepPendingRequests: true } : undefined,
+      );
     },
   };
 
@@ -283,6 +292,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         connectOptions.clientKind ?? "desktop",
         transport,
         host,
+        connectOptions.reconnectable === true,
       );
       connections.set(connection.id, connection);
       live.add(connection);

@@ -23,6 +23,13 @@ export interface RouterState {
   readonly nextAttemptId: number;
   readonly subscribers: Readonly<Record<string, readonly RouterSubscriber[]>>;
   readonly pending: Readonly<Record<string, PendingApproval>>;
+  /** Approvals nobody can be asked right now, waiting for the thread's next subscriber. */
+  readonly parked: Readonly<Record<string, { readonly key: string; readonly threadId: string }>>;
+  /**
+   * Threads whose last subscriber left by a disconnect that may be followed by a
+   * reconnect: their approvals park instead of cancelling until someone subscribes.
+   */
+  readonly holding: Readonly<Record<string, true>>;
 }
 
 /** What happened, as the thread manager reports it. */
@@ -30,7 +37,8 @@ export type RouterEvent =
   | { type: "subscribed"; threadId: string; connectionId: string }
   | { type: "initiated"; threadId: string; connectionId: string }
   | { type: "unsubscribed"; threadId: string; connectionId: string }
-  | { type: "disconnected"; connectionId: string }
+  /** `keepPending`: the client may reconnect; what nobody else can answer parks. */
+  | { type: "disconnected"; connectionId: string; keepPending?: boolean }
   | { type: "opened"; key: string; threadId: string }
   | { type: "answered"; key: string; attemptId: number }
   | { type: "withdrawn"; key: string }
@@ -55,7 +63,7 @@ export interface RouterStep {
 
 /** The router's starting state. */
 export function initialRouterState(): RouterState {
-  return { clock: 0, nextAttemptId: 1, subscribers: {}, pending: {} };
+  return { clock: 0, nextAttemptId: 1, subscribers: {}, pending: {}, parked: {}, holding: {} };
 }
 
 /**
@@ -76,15 +84,34 @@ export function routeApproval(state: RouterState, event: RouterEvent): RouterSte
         initiatedAt: event.type === "initiated" ? s.clock : (existing?.initiatedAt ?? null),
       };
       const others = list.filter((sub) => sub.connectionId !== event.connectionId);
-      return {
-        state: { ...s, subscribers: { ...s.subscribers, [event.threadId]: [...others, updated] } },
-        effects: [],
+      let next: RouterState = {
+        ...s,
+        subscribers: { ...s.subscribers, [event.threadId]: [...others, updated] },
+        holding: without(s.holding, event.threadId),
       };
+      // the newcomer is asked what waited for a subscriber
+      const effects: RouterEffect[] = [];
+      for (const parked of Object.values(s.parked)) {
+        if (parked.threadId !== event.threadId) continue;
+        next = { ...next, parked: without(next.parked, parked.key) };
+        const step = assign(next, parked.key, parked.threadId, []);
+        next = step.state;
+        effects.push(...step.effects);
+      }
+      return { state: next, effects };
     }
     case "unsubscribed":
       return dropSubscriber(s, event.connectionId, (threadId) => threadId === event.threadId, true);
-    case "disconnected":
-      return dropSubscriber(s, event.connectionId, () => true, false);
+    case "disconnected": {
+      if (event.keepPending !== true) return dropSubscriber(s, event.connectionId, () => true, false);
+      // threads this connection was the last subscriber of hold their approvals for a reconnect
+      let holding = s.holding;
+      for (const [threadId, list] of Object.entries(s.subscribers)) {
+        if (list.length === 1 && list[0]?.connectionId === event.connectionId)
+          holding = { ...holding, [threadId]: true };
+      }
+      return dropSubscriber({ ...s, holding }, event.connectionId, () => true, false);
+    }
     case "opened": {
       if (own(s.pending, event.key) !== undefined) return { state: s, effects: [] };
       return assign(s, event.key, event.threadId, []);
@@ -105,6 +132,12 @@ export function routeApproval(state: RouterState, event: RouterEvent): RouterSte
       };
     }
     case "withdrawn": {
+      if (own(s.parked, event.key) !== undefined) {
+        return {
+          state: { ...s, parked: without(s.parked, event.key) },
+          effects: [{ type: "cancel", key: event.key }],
+        };
+      }
       const pending = own(s.pending, event.key);
       if (pending === undefined) return { state: s, effects: [] };
       return {
@@ -120,8 +153,15 @@ export function routeApproval(state: RouterState, event: RouterEvent): RouterSte
         pendingMap = without(pendingMap, pending.key);
         effects.push(withdrawal(pending, true), { type: "cancel", key: pending.key });
       }
+      let parked = s.parked;
+      for (const waiting of Object.values(s.parked)) {
+        if (waiting.threadId !== event.threadId) continue;
+        parked = without(parked, waiting.key);
+        effects.push({ type: "cancel", key: waiting.key });
+      }
       const subscribers = without(s.subscribers, event.threadId);
-      return { state: { ...s, pending: pendingMap, subscribers }, effects };
+      const holding = without(s.holding, event.threadId);
+      return { state: { ...s, pending: pendingMap, subscribers, parked, holding }, effects };
     }
   }
 }
@@ -156,6 +196,13 @@ export function createApprovalRouter(): ApprovalRouter {
 
 function assign(s: RouterState, key: string, threadId: string, effects: RouterEffect[]): RouterStep {
   const next = askOrder(s, threadId)[0];
+  if (next === undefined && own(s.holding, threadId) !== undefined) {
+    // a client that lost its connection is expected back: the approval waits for it
+    return {
+      state: { ...s, pending: without(s.pending, key), parked: { ...s.parked, [key]: { key, threadId } } },
+      effects,
+    };
+  }
   if (next === undefined)
     return {
       state: { ...s, pending: without(s.pending, key) },

@@ -90,6 +90,48 @@ describe("approval routing", () => {
     expect(router.state.pending).toEqual({});
   });
 
+  test("a reconnectable client's disconnect parks what nobody else can answer, and the next subscriber is asked", () => {
+    const router = createApprovalRouter();
+    router.dispatch({ type: "initiated", threadId: "t", connectionId: "a" });
+    router.dispatch({ type: "opened", key: "k", threadId: "t" });
+    expect(router.dispatch({ type: "disconnected", connectionId: "a", keepPending: true })).toEqual([
+      { type: "withdrawAttempt", key: "k", attemptId: 1, connectionId: "a", notify: false },
+    ]);
+    expect(router.state.parked.k).toEqual({ key: "k", threadId: "t" });
+    // a request opened while the thread waits for its client parks too
+    expect(router.dispatch({ type: "opened", key: "m", threadId: "t" })).toEqual([]);
+    expect(router.dispatch({ type: "subscribed", threadId: "t", connectionId: "b" })).toEqual([
+      { type: "ask", key: "k", attemptId: 2, connectionId: "b" },
+      { type: "ask", key: "m", attemptId: 3, connectionId: "b" },
+    ]);
+    expect(router.state.parked).toEqual({});
+    expect(router.state.holding).toEqual({});
+  });
+
+  test("a disconnect that leaves another subscriber migrates as before, and holds nothing", () => {
+    const router = createApprovalRouter();
+    router.dispatch({ type: "subscribed", threadId: "t", connectionId: "a" });
+    router.dispatch({ type: "initiated", threadId: "t", connectionId: "b" });
+    router.dispatch({ type: "opened", key: "k", threadId: "t" });
+    expect(router.dispatch({ type: "disconnected", connectionId: "b", keepPending: true })).toEqual([
+      { type: "withdrawAttempt", key: "k", attemptId: 1, connectionId: "b", notify: false },
+      { type: "ask", key: "k", attemptId: 2, connectionId: "a" },
+    ]);
+    expect(router.state.holding).toEqual({});
+  });
+
+  test("a parked request is cancelled when it is withdrawn or its thread closes", () => {
+    const router = createApprovalRouter();
+    router.dispatch({ type: "initiated", threadId: "t", connectionId: "a" });
+    router.dispatch({ type: "opened", key: "k", threadId: "t" });
+    router.dispatch({ type: "opened", key: "m", threadId: "t" });
+    router.dispatch({ type: "disconnected", connectionId: "a", keepPending: true });
+    expect(router.dispatch({ type: "withdrawn", key: "k" })).toEqual([{ type: "cancel", key: "k" }]);
+    expect(router.dispatch({ type: "threadClosed", threadId: "t" })).toEqual([{ type: "cancel", key: "m" }]);
+    expect(router.state.parked).toEqual({});
+    expect(router.state.holding).toEqual({});
+  });
+
   test("opening a request on a thread with no subscribers cancels at once", () => {
     expect(run([{ type: "opened", key: "k", threadId: "t" }]).effects).toEqual([
       { type: "cancel", key: "k" },

@@ -145,8 +145,12 @@ export interface ThreadManagerApi {
   attachServerRequests(port: ServerRequestPort): void;
   /** Subscribes to every event; returns the unsubscribe function. */
   onEvent(listener: (event: ThreadManagerEvent) => void): () => void;
-  /** Drops the connection's subscriptions and migrates or cancels its open approvals. */
-  connectionClosed(connectionId: string): void;
+  /**
+   * Drops the connection's subscriptions and migrates or cancels its open approvals.
+   * `keepPendingRequests`: the client may come back (a listener's connection); approvals
+   * and dialogs nobody else can answer wait for the thread's next subscriber.
+   */
+  connectionClosed(connectionId: string, options?: { keepPendingRequests?: boolean }): void;
   diagnostics(): ThreadManagerDiagnostics;
   /** Interrupts running work, unloads every thread and releases every lock. */
   closeAll(): Promise<void>;

@@ -572,7 +572,7 @@ export class ThreadManager implements ThreadManagerApi {
     return () => this.listeners.delete(listener);
   }
 
-  connectionClosed(connectionId: string): void {
+  connectionClosed(connectionId: string, options?: { keepPendingRequests?: boolean }): void {
     for (const runtime of this.registry.threads.values()) {
       const at = runtime.subscribers.indexOf(connectionId);
       if (at >= 0) {
@@ -580,8 +580,9 @@ export class ThreadManager implements ThreadManagerApi {
         this.registry.maybeIdle(runtime);
       }
     }
-    this.broker.note({ type: "disconnected", connectionId });
-    this.dialogs.note({ type: "disconnected", connectionId });
+    const keep = options?.keepPendingRequests === true ? { keepPending: true } : {};
+    this.broker.note({ type: "disconnected", connectionId, ...keep });
+    this.dialogs.note({ type: "disconnected", connectionId, ...keep });
   }
 
   /**
