@@ -17,8 +17,12 @@ export const USAGE = `Usage:
   knightcode -p [options] [prompt]
       Print mode: run one turn, print the final answer on stdout and exit. The prompt may
       also come from piped stdin. Exit code 1 when the turn fails.
-  knightcode app-server [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
-      Serve the JSON-lines app-server protocol on stdin/stdout.
+  knightcode app-server [--listen <url>] [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
+      Serve the app-server protocol: JSON lines on stdin/stdout (--listen stdio://, the
+      default), on a unix socket (unix://PATH, mode 0600), or WebSocket (ws://IP:PORT,
+      wss://IP:PORT with --tls-cert/--tls-key), which always needs a token: --token-file
+      PATH, else one is made per start (its file is printed on stderr). --allow-origin
+      <origin> (repeatable) lets that browser origin connect. See docs/remote.md.
   knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
@@ -31,6 +35,10 @@ Options:
   -p, --print                  one turn, answer on stdout, then exit
   --mode text|json             with -p: json prints every protocol notification of the turn
                                as one JSON line (default text)
+  --remote <url>               attach to a running app server (ws://, wss://, unix://):
+                               sessions, cwd and tools are the server's
+  --remote-token-env <NAME>    the environment variable holding its token
+                               (default KNIGHTCODE_REMOTE_TOKEN)
   -c, --continue               continue the latest session of this directory
   -r, --resume                 pick a session to resume
   --session <id|path>          open this session (thread ID or transcript file)
@@ -109,7 +117,20 @@ export interface ServerOptions {
   sandbox?: SandboxFlag;
   /** Unknown `--name[=value]`/`--name value` flags, kept for the extensions. */
   extensionFlags: ExtensionFlagArg[];
+  /** `--listen` and its companions (app-server only). */
+  listen?: ListenFlags;
 }
+
+/** Where `app-server` listens, as given on the command line (checked when it starts). */
+export interface ListenFlags {
+  url: string;
+  tokenFile?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  allowOrigins: string[];
+}
+
+const LISTEN_FLAGS = new Set(["--listen", "--token-file", "--tls-cert", "--tls-key", "--allow-origin"]);
 
 /** The stderr line of a usage error (exit code 2). */
 export function usageLine(message: string): string {
@@ -165,8 +186,17 @@ function parseAppServer(rest: readonly string[]): Command {
   const extensionFlags: ExtensionFlagArg[] = [];
   let sessionDir: string | undefined;
   let sandbox: SandboxFlag | undefined;
+  const listenValues = new Map<string, string[]>();
   for (let i = 0; i < rest.length; i++) {
     const { arg, name, inline } = splitFlag(rest[i]!);
+    if (LISTEN_FLAGS.has(name)) {
+      const value = inline ?? rest[++i];
+      if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
+      if (name !== "--allow-origin" && listenValues.has(name))
+        return { kind: "error", message: `${name} given twice` };
+      listenValues.set(name, [...(listenValues.get(name) ?? []), value]);
+      continue;
+    }
     if (name === "--sandbox") {
       const flag = sandboxFlag(inline);
       if (typeof flag === "object") return { kind: "error", message: flag.error };
@@ -190,12 +220,35 @@ function parseAppServer(rest: readonly string[]): Command {
     }
     return { kind: "error", message: `unknown option '${arg}'` };
   }
+  const listen = listenFlags(listenValues);
+  if (typeof listen === "string") return { kind: "error", message: listen };
   return {
     kind: "appServer",
     extensions,
     extensionFlags,
+    ...(listen === undefined ? {} : { listen }),
     ...(sessionDir === undefined ? {} : { sessionDir }),
     ...(sandbox === undefined ? {} : { sandbox }),
+  };
+}
+
+/** The listen flags as one value; an error message when companions come without `--listen`. */
+function listenFlags(values: Map<string, string[]>): ListenFlags | string | undefined {
+  const url = values.get("--listen")?.[0];
+  if (url === undefined) {
+    const [stray] = values.keys();
+    return stray === undefined ? undefined : `${stray} needs --listen`;
+  }
+  const one = (name: string) => values.get(name)?.[0];
+  const tokenFile = one("--token-file");
+  const tlsCert = one("--tls-cert");
+  const tlsKey = one("--tls-key");
+  return {
+    url,
+    allowOrigins: values.get("--allow-origin") ?? [],
+    ...(tokenFile === undefined ? {} : { tokenFile }),
+    ...(tlsCert === undefined ? {} : { tlsCert }),
+    ...(tlsKey === undefined ? {} : { tlsKey }),
   };
 }
 
@@ -357,6 +410,8 @@ function conflictOf(options: AgentOptions): string | undefined {
 function parseAcp(rest: readonly string[]): Command {
   const parsed = parseAppServer(rest);
   if (parsed.kind !== "appServer") return parsed;
+  if (parsed.listen !== undefined)
+    return { kind: "error", message: "acp speaks on stdin/stdout only; --listen is for app-server" };
   const { kind: _kind, ...options } = parsed;
   return { kind: "acp", ...options };
 }

@@ -34,6 +34,31 @@ export {
 } from "./large-values.ts";
 export { createLazyThreadManager } from "./lazy-thread-manager.ts";
 export {
+  attachUrl,
+  type ListenAddress,
+  ListenAddressError,
+  parseListenAddress,
+} from "./listen/listen-address.ts";
+export { TokenFileError } from "./listen/listener-token.ts";
+export {
+  checkListenConfig,
+  ListenConfigError,
+  type ListeningInfo,
+  type ServeListenerOptions,
+  serveListener,
+} from "./listen/serve-listener.ts";
+export { UnixListenError } from "./listen/unix-listener.ts";
+export {
+  DEFAULT_MAX_CONNECTIONS,
+  MAX_MISSED_PONGS,
+  PING_INTERVAL_MS,
+  type StaticAssets,
+  startWebSocketListener,
+  type WebSocketListener,
+  type WebSocketListenerOptions,
+} from "./listen/websocket-listener.ts";
+export { WebSocketServerTransport } from "./listen/websocket-server-transport.ts";
+export {
   createPayloadSpool,
   PAYLOAD_CHUNK_BYTES,
   PAYLOAD_TTL_MS,

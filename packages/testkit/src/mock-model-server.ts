@@ -121,6 +121,17 @@ function streamFrames(frames: string[], script: MockScript, signal: AbortSignal)
   return new ReadableStream({
     type: "direct",
     async pull(controller) {
+      if (script.pauseAfterEvents !== undefined) {
+        controller.write(frames.slice(0, script.pauseAfterEvents).join(""));
+        await controller.flush();
+        await script.resumeWhen;
+        if (!signal.aborted) {
+          controller.write(frames.slice(script.pauseAfterEvents).join(""));
+          await controller.flush();
+        }
+        controller.close();
+        return;
+      }
       if (delayMs <= 0) {
         // One write for the whole reply keeps large benchmark streams cheap.
         controller.write(frames.slice(0, limit).join(""));

@@ -60,6 +60,12 @@ export interface MockScript {
   cutWhen?: Promise<unknown>;
   /** Stop sending after this many SSE events and hold the connection until the client leaves. */
   stallAfterEvents?: number;
+  /**
+   * Send this many SSE events, then hold the rest until `resumeWhen` settles (a test
+   * disconnects a client or signals the server while the turn is mid-stream).
+   */
+  pauseAfterEvents?: number;
+  resumeWhen?: Promise<unknown>;
   /** Pause between SSE events, for slow-delta scenarios. */
   delayMs?: number;
 }
