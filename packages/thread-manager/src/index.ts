@@ -20,7 +20,6 @@ export {
   noopExtensionHostFactory,
 } from "./extensions/extension-hooks.ts";
 export {
-  contentText,
   type DeclinedResultDetails,
   isDeclinedResult,
   type ProjectedTurn,
@@ -30,6 +29,7 @@ export {
   projectTurns,
   turnSummary,
 } from "./history/history-projection.ts";
+export { contentText } from "./history/message-content.ts";
 export { createThreadManager, ThreadManager, type ThreadManagerOptions } from "./thread-manager.ts";
 export {
   demoModelSource,
@@ -55,7 +55,7 @@ export {
   type ToolSourceContext,
 } from "./tools/tool-sources.ts";
 export { createCompactionWiring, currentContextTokens, noCompaction } from "./turns/compaction-wiring.ts";
+export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turns/environment.ts";
 export { fileChangesOf, validateFileChanges } from "./turns/file-changes.ts";
 export { MAX_IMAGE_BYTES, resolveImages, sniffImageType } from "./turns/image-inputs.ts";
 export { boundErrorMessage, classifyErrorText, SUMMARY_ERROR_MESSAGE_LIMIT } from "./turns/turn-error.ts";
-export type { CompactionHooks, ManualCompactionOutcome, TurnEnvironment } from "./turns/turn-runner.ts";

@@ -9,7 +9,7 @@ import type { ExtensionHostFactory } from "./extensions/extension-hooks.ts";
 import type { ModelSource } from "./threads/model-source.ts";
 import type { ToolBackendFactory } from "./tools/tool-backend.ts";
 import type { ThreadToolSourceFactory } from "./tools/tool-sources.ts";
-import type { CompactionHooks } from "./turns/turn-runner.ts";
+import type { CompactionHooks } from "./turns/environment.ts";
 
 /** How a ThreadManager is built; every field has a production default. */
 export interface ThreadManagerOptions {

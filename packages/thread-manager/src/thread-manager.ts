@@ -55,6 +55,7 @@ import { type HistoryTurns, historyTurns } from "./history/history-read.ts";
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "./history/response-budget.ts";
 import { navigateSessionTree, readSessionTree } from "./history/session-tree.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
+import type { ThreadPort } from "./thread-port.ts";
 import {
   type ModelSource,
   registryModelSource,
@@ -69,14 +70,14 @@ import { ArchiveOperations } from "./threads/thread-archive.ts";
 import { ThreadCreation } from "./threads/thread-creation.ts";
 import { type LoaderContext, readProjectSettings, requireDirectory } from "./threads/thread-loader.ts";
 import { ThreadRegistry } from "./threads/thread-registry.ts";
-import type { ThreadRuntime } from "./threads/thread-runtime.ts";
+import { runtimeOf, type ThreadRuntime } from "./threads/thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./threads/thread-views.ts";
 import { threadToolBackendFactory } from "./tools/tool-backend.ts";
 import { type ApprovalBroker, approvalChannel, RequestBroker } from "./turns/approval-broker.ts";
 import { createCompactionWiring } from "./turns/compaction-wiring.ts";
+import type { CompactionHooks } from "./turns/environment.ts";
 import { LazyTurns } from "./turns/lazy-turns.ts";
 import { abortTurns, turnSettled } from "./turns/turn-abort.ts";
-import type { CompactionHooks } from "./turns/turn-runner.ts";
 import { wire } from "./wire-errors.ts";
 
 export type { ThreadManagerOptions };
@@ -198,9 +199,9 @@ export class ThreadManager implements ThreadManagerApi {
           loaded: (threadId) => this.registry.threads.get(threadId),
           exists: async (threadId) => (await this.locate(threadId)) !== undefined,
           resolveModel: (ref) => this.resolveModel(ref),
-          reloadExtensions: (runtime) => this.registry.reloadExtensions(runtime),
-          replaced: (runtime, reason) =>
-            this.registry.reloadExtensions(runtime, { shutdown: reason, start: "resume" }),
+          reloadExtensions: (thread) => this.registry.reloadExtensions(runtimeOf(thread)),
+          replaced: (thread, reason) =>
+            this.registry.reloadExtensions(runtimeOf(thread), { shutdown: reason, start: "resume" }),
         },
         this.creation,
       );
@@ -225,7 +226,8 @@ export class ThreadManager implements ThreadManagerApi {
 
   /** What extension APIs do to turns, through the same operations the protocol uses. */
   private extensionActions(): ExtensionTurnActions {
-    const callerOf = (runtime: ThreadRuntime): Caller => {
+    const callerOf = (thread: ThreadPort): Caller => {
+      const runtime = runtimeOf(thread);
       const connectionId = runtime.subscribers.at(-1);
       if (connectionId === undefined) throw new Error("No client is subscribed to this thread");
       return { connectionId, clientKind: runtime.clientMode };
@@ -242,7 +244,7 @@ export class ThreadManager implements ThreadManagerApi {
         const caller = callerOf(runtime);
         await this.turns.use((turns) => turns.queueAdd(params, caller));
       },
-      steer: (runtime, text, images) => runtime.running?.deliverSteer(text, images),
+      steer: (runtime, text, images) => runtime.running?.steer(text, images),
       interrupt: (runtime) => abortTurns(runtime),
       compact: async (runtime, instructions) => {
         const params = { threadId: runtime.id, text: instructions ? `/compact ${instructions}` : "/compact" };

@@ -12,8 +12,8 @@ import {
   type ThreadShellRunResult,
 } from "@knightcode/app-server-protocol";
 import { callHook } from "../extensions/extension-hooks.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import type { TurnEnvironment } from "../turns/turn-runner.ts";
+import type { ThreadPort } from "../thread-port.ts";
+import type { TurnEnvironment } from "../turns/environment.ts";
 
 /** Visible text of a tool result. */
 function resultText(content: readonly { type: string; text?: string }[]): string {
@@ -32,7 +32,7 @@ interface BashDetailsLike {
 
 /** Runs the command on a loaded, subscribed runtime; the caller holds nothing. */
 export async function runShellCommand(
-  runtime: ThreadRuntime,
+  runtime: ThreadPort,
   env: TurnEnvironment,
   params: ThreadShellRunParams,
 ): Promise<ThreadShellRunResult> {
@@ -68,7 +68,7 @@ export async function runShellCommand(
         truncated,
         ...(details.fullOutputPath === undefined ? {} : { fullOutputPath: details.fullOutputPath }),
         ...(params.excludeFromContext === true ? { excludeFromContext: true } : {}),
-        timestamp: runtime.host.clock.now(),
+        timestamp: runtime.port.clock.now(),
       },
     });
     runtime.sync();
@@ -87,7 +87,7 @@ export async function runShellCommand(
 
 /** Runs the command through the thread's own bash tool, streaming output to subscribers. */
 async function runBash(
-  runtime: ThreadRuntime,
+  runtime: ThreadPort,
   env: TurnEnvironment,
   params: ThreadShellRunParams,
   signal: AbortSignal,

@@ -11,9 +11,10 @@ import type { Model } from "@knightcode/ai";
 import { AppServerError, type TurnStartResult } from "@knightcode/app-server-protocol";
 import type { Caller } from "../api.ts";
 import { askBeforeFork, askBeforeSwitch } from "../extensions/session-move-hooks.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import { openTurn, type TurnEnvironment } from "../turns/turn-runner.ts";
+import type { TurnEnvironment } from "../turns/environment.ts";
+import { openTurn } from "../turns/turn-runner.ts";
 import { finishTurn, type TurnFailure } from "../turns/turn-settlement.ts";
 import type { SlashCommand } from "./slash-command-parse.ts";
 
@@ -22,7 +23,7 @@ export const MAX_THREAD_NAME_CHARS = 512;
 
 /** One `turn/start` whose text is a command. */
 export interface CommandRequest {
-  runtime: ThreadRuntime;
+  runtime: ThreadPort;
   caller: Caller;
   command: SlashCommand;
   requestId?: string;
@@ -36,12 +37,12 @@ export interface CommandHost {
   env: TurnEnvironment;
   creation: ThreadCreation;
   /** `/reload`; absent: the text goes on as an ordinary input. */
-  reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
+  reloadExtensions?(runtime: ThreadPort): Promise<void>;
   /**
    * A replaced thread's extensions shut down with the reason and load afresh, so contexts
    * captured before the replacement are stale while the thread stays usable.
    */
-  replaced?(runtime: ThreadRuntime, reason: "new" | "fork"): Promise<void>;
+  replaced?(runtime: ThreadPort, reason: "new" | "fork"): Promise<void>;
 }
 
 function result(req: CommandRequest, status: TurnStartResult["status"], threadId: string): TurnStartResult {
@@ -93,7 +94,7 @@ export async function runSlashCommand(
 /** `/reload`: the thread's extensions shut down and load again; the input is handled. */
 async function reloadCommand(
   req: CommandRequest,
-  reload: (runtime: ThreadRuntime) => Promise<void>,
+  reload: (runtime: ThreadPort) => Promise<void>,
 ): Promise<TurnStartResult> {
   const { runtime } = req;
   runtime.subscribe(req.caller.connectionId);
@@ -126,7 +127,8 @@ async function compactCommand(req: CommandRequest, env: TurnEnvironment): Promis
     } catch (error) {
       failure = { message: (error as Error).message, kind: "other" };
     }
-    await finishTurn(runtime, env, running, undefined, failure, false);
+    await finishTurn(runtime.port, running, undefined, failure, false);
+    env.settled(runtime);
   })();
   return result(req, "started", runtime.id);
 }
@@ -157,7 +159,7 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
   const { runtime: old, caller } = req;
   old.subscribe(caller.connectionId);
   old.admit("command");
-  let fresh: ThreadRuntime;
+  let fresh: ThreadPort;
   try {
     // the thread's extensions may refuse first; a refusal changes nothing
     if (req.command.name === "new") await askBeforeSwitch(old);

@@ -18,7 +18,7 @@ import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@knightcode/e
 import { createNoUI } from "@knightcode/extensions/no-ui";
 import { runAsHost } from "@knightcode/extensions/stdout-guard";
 import type { ServerRequestPort } from "../api.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import type { BrokerChannel, RequestBroker } from "../turns/approval-broker.ts";
 import { type DisplayNotification, DisplayState } from "./display-state.ts";
 
@@ -40,7 +40,7 @@ export interface DialogUIHost {
   dialogs: DialogBroker;
   port(): ServerRequestPort | undefined;
   /** The loaded runtime of the thread, once it exists and while it is open. */
-  runtime(): ThreadRuntime | undefined;
+  runtime(): ThreadPort | undefined;
   emit(connectionIds: string[], notification: ServerNotification): void;
   /** The connection loading the thread, while there is no runtime yet. */
   opener?: string;

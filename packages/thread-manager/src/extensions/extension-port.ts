@@ -8,23 +8,23 @@
 import type { ImageContent, Model, ThinkingLevel } from "@knightcode/ai";
 import type { ExtensionThreadPort, SessionView } from "@knightcode/extensions";
 import type { NewEntry, SessionFile } from "@knightcode/session-store";
+import type { ThreadPort } from "../thread-port.ts";
 import type { ModelSource } from "../threads/model-source.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
 
 /** Turn-level actions the manager performs for an extension. */
 export interface ExtensionTurnActions {
   /** Starts (or queues) a user input as a turn, as `turn/queue/add` would. */
-  queueInput(runtime: ThreadRuntime, text: string, images: ImageContent[]): Promise<void>;
+  queueInput(runtime: ThreadPort, text: string, images: ImageContent[]): Promise<void>;
   /** Hands input to the running turn. */
-  steer(runtime: ThreadRuntime, text: string, images: ImageContent[]): void;
-  interrupt(runtime: ThreadRuntime): void;
-  compact(runtime: ThreadRuntime, customInstructions: string | undefined): Promise<void>;
-  contextTokens(runtime: ThreadRuntime): number | undefined;
+  steer(runtime: ThreadPort, text: string, images: ImageContent[]): void;
+  interrupt(runtime: ThreadPort): void;
+  compact(runtime: ThreadPort, customInstructions: string | undefined): Promise<void>;
+  contextTokens(runtime: ThreadPort): number | undefined;
 }
 
 /** A port with its late-bound runtime. */
 export interface BoundExtensionPort extends ExtensionThreadPort {
-  attach(runtime: ThreadRuntime): void;
+  attach(runtime: ThreadPort): void;
 }
 
 function sessionView(session: SessionFile): SessionView {
@@ -53,15 +53,15 @@ export function createExtensionPort(
   session: SessionFile,
   models: ModelSource,
   actions: ExtensionTurnActions | undefined,
-  reload?: (runtime: ThreadRuntime) => Promise<void>,
-  providersChanged?: (runtime: ThreadRuntime) => void,
+  reload?: (runtime: ThreadPort) => Promise<void>,
+  providersChanged?: (runtime: ThreadPort) => void,
 ): BoundExtensionPort {
-  let runtime: ThreadRuntime | undefined;
-  const open = (): ThreadRuntime | undefined => {
+  let runtime: ThreadPort | undefined;
+  const open = (): ThreadPort | undefined => {
     if (runtime?.closed) throw new Error(`Thread ${session.id} is unloaded; this extension context is stale`);
     return runtime;
   };
-  const need = (what: string): ThreadRuntime => {
+  const need = (what: string): ThreadPort => {
     const r = open();
     if (!r) throw new Error(`${what} is not available while the thread is loading`);
     return r;

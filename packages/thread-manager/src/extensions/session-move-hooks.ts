@@ -5,13 +5,13 @@
  * extension, and nothing has changed: no transcript is written, no subscriber moves.
  */
 import { AppServerError } from "@knightcode/app-server-protocol";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import { callHook } from "./extension-hooks.ts";
 
 /** `data.reason` of the error a refused fork or switch answers with. */
 export const EXTENSION_CANCELLED = "extensionCancelled";
 
-function cancelled(what: string, runtime: ThreadRuntime, path: string): AppServerError {
+function cancelled(what: string, runtime: ThreadPort, path: string): AppServerError {
   return new AppServerError(
     "invalidParams",
     `An extension cancelled the ${what} of thread ${runtime.id} (${path})`,
@@ -22,7 +22,7 @@ function cancelled(what: string, runtime: ThreadRuntime, path: string): AppServe
 }
 
 /** Asks `session_before_fork` (the fork copies the whole branch: `at` the leaf); throws when refused. */
-export async function askBeforeFork(runtime: ThreadRuntime): Promise<void> {
+export async function askBeforeFork(runtime: ThreadPort): Promise<void> {
   const hook = runtime.extensions.hooks.sessionBeforeFork;
   if (!hook) return;
   const answer = await callHook(
@@ -34,7 +34,7 @@ export async function askBeforeFork(runtime: ThreadRuntime): Promise<void> {
 }
 
 /** Asks `session_before_switch` before `/new` replaces the thread's session; throws when refused. */
-export async function askBeforeSwitch(runtime: ThreadRuntime): Promise<void> {
+export async function askBeforeSwitch(runtime: ThreadPort): Promise<void> {
   const hook = runtime.extensions.hooks.sessionBeforeSwitch;
   if (!hook) return;
   const answer = await callHook(

@@ -8,7 +8,7 @@
  * provider's call ID. Turns are grouped by the session store's rule: markers, and for
  * transcripts without them (pi), a turn per user message taking that entry's ID.
  */
-import type { AssistantMessage, ImageContent, TextContent, ToolResultMessage } from "@knightcode/ai";
+import type { AssistantMessage, ToolResultMessage } from "@knightcode/ai";
 import {
   type AgentMessage,
   groupTurns,
@@ -20,6 +20,7 @@ import {
 import type { ThreadItem, Turn } from "../shapes.ts";
 import { fileChangesOf } from "../turns/file-changes.ts";
 import { boundErrorMessage, normalizeErrorKind } from "../turns/turn-error.ts";
+import { contentImages, contentText } from "./message-content.ts";
 
 /** Options for projecting history. */
 export interface ProjectionOptions {
@@ -44,20 +45,6 @@ export interface DeclinedResultDetails {
 function isoMs(iso: string): number | undefined {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? ms : undefined;
-}
-
-/** Text of user/custom content, parts joined by newlines. */
-export function contentText(content: string | (TextContent | ImageContent)[]): string {
-  if (typeof content === "string") return content;
-  return content
-    .filter((p): p is TextContent => p.type === "text")
-    .map((p) => p.text)
-    .join("\n");
-}
-
-function contentImages(content: string | (TextContent | ImageContent)[]): ImageContent[] {
-  if (typeof content === "string") return [];
-  return content.filter((p): p is ImageContent => p.type === "image");
 }
 
 /** Whether a tool result records an approval refusal rather than a failure. */

@@ -15,9 +15,9 @@ import {
 } from "@knightcode/app-server-protocol";
 import type { BranchSummaryEntry, SessionEntry, SessionFile } from "@knightcode/session-store";
 import { callHook } from "../extensions/extension-hooks.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import type { CompactionHooks } from "../turns/turn-runner.ts";
-import { contentText } from "./history-projection.ts";
+import type { ThreadPort } from "../thread-port.ts";
+import type { CompactionHooks } from "../turns/environment.ts";
+import { contentText } from "./message-content.ts";
 
 const PREVIEW_CHARS = 200;
 
@@ -61,7 +61,7 @@ export function readSessionTree(session: SessionFile): ThreadTreeReadResult {
 
 /** pi's `session_tree` after the leaf moved (awaited, as pi does; bounded by the hook timeout). */
 async function treeMoved(
-  runtime: ThreadRuntime,
+  runtime: ThreadPort,
   oldLeafId: string | null,
   summaryEntry?: BranchSummaryEntry,
   fromExtension?: boolean,
@@ -87,7 +87,7 @@ async function treeMoved(
  * cancel the move. `session_tree` follows every move.
  */
 export async function navigateSessionTree(
-  runtime: ThreadRuntime,
+  runtime: ThreadPort,
   hooks: CompactionHooks,
   params: ThreadTreeNavigateParams,
 ): Promise<ThreadTreeNavigateResult> {

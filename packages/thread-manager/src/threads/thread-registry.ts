@@ -51,7 +51,7 @@ import {
   type ProjectSettings,
   readProjectSettings,
 } from "./thread-loader.ts";
-import { type RuntimeHost, ThreadRuntime } from "./thread-runtime.ts";
+import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
 export const IDLE_UNLOAD_MS = 10 * 60 * 1000;
@@ -284,8 +284,8 @@ export class ThreadRegistry {
           session,
           this.options.models,
           this.options.extensionActions,
-          (runtime) => this.reloadExtensions(runtime),
-          (runtime) => this.registerProviders(runtime, runtime.extensions),
+          (thread) => this.reloadExtensions(runtimeOf(thread)),
+          (thread) => this.registerProviders(runtimeOf(thread), thread.extensions),
         )
       : undefined;
     const dialogHost: DialogUIHost = {

@@ -4,14 +4,12 @@
  * state both it and the manager read, and the rules for reporting it.
  */
 import type { AnyAgentTool } from "@knightcode/agent";
-import type { ImageContent, Model, UserMessage } from "@knightcode/ai";
+import type { Model } from "@knightcode/ai";
 import {
-  type ApprovalMode,
   AppServerError,
   type ModelRef,
   type QueueState,
   type ServerNotification,
-  type ThinkingLevel,
   type Thread,
   type ThreadStatus,
   type TokenUsage,
@@ -19,71 +17,29 @@ import {
 import { emptyGrants, type SessionGrants } from "@knightcode/approvals/session-grants";
 import {
   type AppendOptions,
-  type CustomMessage,
+  buildSessionContext,
   isArchivedPath,
   type NewEntry,
   type SessionEntry,
   type SessionFile,
+  toModelMessages,
 } from "@knightcode/session-store";
 import type { ThreadManagerEvent } from "../api.ts";
 import type { Clock, ClockTimer } from "../clock.ts";
 import type { DialogBroker } from "../extensions/extension-dialogs.ts";
 import type { ExtensionHost } from "../extensions/extension-hooks.ts";
-import { contentText } from "../history/history-projection.ts";
+import { contentText } from "../history/message-content.ts";
 import type { Warning } from "../shapes.ts";
+import type { ThreadPort, ThreadSettings } from "../thread-port.ts";
 import type { McpToolSource } from "../tools/mcp-source.ts";
 import type { ThreadToolBackend } from "../tools/tool-backend.ts";
 import { collectTools, type ThreadToolSource } from "../tools/tool-sources.ts";
 import type { ApprovalBroker } from "../turns/approval-broker.ts";
-import type { LiveTurn } from "../turns/live-turn.ts";
 import { cumulativeUsage } from "../turns/token-usage.ts";
+import type { PendingStart, QueuedInput, Turn } from "../turns/turn.ts";
+import type { TurnPort } from "../turns/turn-port.ts";
+import { isStoreError, StaleRuntimeError } from "../wire-errors.ts";
 import { PromptSourcesCache } from "./system-prompt.ts";
-
-/** An input waiting in the server-side queue. */
-export interface QueuedInput {
-  id: string;
-  text: string;
-  images: ImageContent[];
-  clientMessageId?: string;
-  initiator: string;
-}
-
-/** A start still in its input hooks; interrupt marks it cancelled. */
-export interface PendingStart {
-  cancelled: boolean;
-  /** Aborted with the cancel: extension dialogs opened by the hooks or the command close. */
-  controller: AbortController;
-}
-
-/** The turn running now. */
-export interface RunningTurn {
-  live: LiveTurn;
-  controller: AbortController;
-  interrupted: boolean;
-  /** Steers still in interception: settlement rejects them with `invalidParams`. */
-  interceptedSteers: Set<(error: AppServerError) => void>;
-  /** Steers handed to the agent and not yet delivered, in order. */
-  steering: string[];
-  /** Call IDs refused at the approval gate, and how. */
-  refusedCalls: Map<string, "declined" | "cancelled">;
-  /** Steers accepted before the agent exists; they join its first request. */
-  early: UserMessage[];
-  /** Hands an accepted steer to the run (held until the agent exists). */
-  deliverSteer: (text: string, images: ImageContent[]) => void;
-  /** Aborts the agent's run: provider request, tools, approvals. */
-  abortAgent?: () => void;
-  /** Set once the run ended; steers now fail instead of landing in a later turn. */
-  settling: boolean;
-  /**
-   * Hooks dispatched without blocking the agent (`turn_end`) and still running. They keep
-   * the turn's admission: settlement waits for them before `agent_end` and the release.
-   */
-  deferredHooks: Set<Promise<void>>;
-  /** Resolves when the turn has settled. */
-  done: Promise<void>;
-  /** Extension messages (`sendMessage` while running) that join the context at the next model request. */
-  pendingCustomMessages: Omit<CustomMessage, "role" | "timestamp">[];
-}
 
 /** What a runtime needs from the manager that owns it. */
 export interface RuntimeHost {
@@ -106,22 +62,10 @@ export interface RuntimeHost {
   outputReady?(connectionIds: readonly string[]): Promise<void> | undefined;
 }
 
-/** Work reached a runtime unloaded since the thread was looked up; a fresh lookup loads it again. */
-export class StaleRuntimeError extends AppServerError {
-  constructor(threadId: string) {
-    super("internal", `Thread ${threadId} was unloaded while the request waited`);
-  }
-}
-
-/** The branch-persisted settings of a thread. */
-export interface ThreadSettings {
-  model: ModelRef | undefined;
-  thinkingLevel: ThinkingLevel;
-  approvalMode: ApprovalMode;
-}
+export type { ThreadSettings };
 
 /** A loaded, owned thread. */
-export class ThreadRuntime {
+export class ThreadRuntime implements ThreadPort {
   readonly subscribers: string[] = [];
   /** Sends what the thread's extensions display to a connection that just subscribed. */
   replayDisplay: (connectionId: string) => void = () => {};
@@ -131,7 +75,7 @@ export class ThreadRuntime {
   /** Why admission is held (a turn, a start in its hooks, a settings change), or undefined when free. */
   admittedFor: string | undefined;
   pendingStart: PendingStart | undefined;
-  running: RunningTurn | undefined;
+  running: Turn | undefined;
   /** Cached model for usage reports. */
   model: Model | undefined;
   closed = false;
@@ -165,6 +109,8 @@ export class ThreadRuntime {
   /** The system prompt the last turn used (`ctx.getSystemPrompt()`). */
   lastSystemPrompt = "";
   private lastStatus = "";
+  /** What this thread's turns are given; they never see the runtime. */
+  readonly port: TurnPort;
 
   constructor(
     readonly session: SessionFile,
@@ -173,7 +119,9 @@ export class ThreadRuntime {
     public settings: ThreadSettings,
     readonly loadWarnings: Warning[],
     readonly clientMode: "desktop" | "terminal",
-  ) {}
+  ) {
+    this.port = this.turnPort();
+  }
 
   get id(): string {
     return this.session.id;
@@ -284,9 +232,7 @@ export class ThreadRuntime {
     try {
       return this.session.append(entry, options);
     } catch (error) {
-      if ((error as { code?: string }).code === "ownershipLost")
-        this.host.ownershipLost(this, error as Error);
-      throw error;
+      throw this.lockLost(error);
     }
   }
 
@@ -295,10 +241,14 @@ export class ThreadRuntime {
     try {
       this.session.sync();
     } catch (error) {
-      if ((error as { code?: string }).code === "ownershipLost")
-        this.host.ownershipLost(this, error as Error);
-      throw error;
+      throw this.lockLost(error);
     }
+  }
+
+  /** A write failed: when the lock was lost, the thread closes. The error goes on either way. */
+  private lockLost(error: unknown): unknown {
+    if (isStoreError(error, "ownershipLost")) this.host.ownershipLost(this, error);
+    return error;
   }
 
   queueState(): QueueState {
@@ -315,6 +265,49 @@ export class ThreadRuntime {
   /** Cumulative usage, with the context size when the projection knows it. */
   usage(contextTokens?: number): TokenUsage {
     return cumulativeUsage(this.session.branch(), this.model?.contextWindow ?? 0, contextTokens);
+  }
+
+  private turnPort(): TurnPort {
+    const runtime = this;
+    return {
+      threadId: this.id,
+      cwd: this.cwd,
+      clock: this.host.clock,
+      get closed() {
+        return runtime.closed;
+      },
+      hooks: () => this.extensions.hooks,
+      append: (entry, options) => this.append(entry, options),
+      sync: () => this.sync(),
+      context: () => {
+        const ctx = buildSessionContext(this.session.branch(), this.session.header);
+        return toModelMessages(ctx.messages);
+      },
+      send: (notification) => this.toSubscribers(notification),
+      broadcast: (notification) => this.toEveryone(notification),
+      warn: (warning) => this.warn(warning),
+      usage: (contextTokens) => this.usage(contextTokens),
+      sourceTools: (base) => this.withSourceTools(base),
+      get hasToolSources() {
+        return runtime.toolSources.length > 0;
+      },
+      approvals: {
+        broker: this.host.broker,
+        mode: () => this.settings.approvalMode,
+        get grants() {
+          return runtime.grants;
+        },
+        set grants(grants: SessionGrants) {
+          runtime.grants = grants;
+        },
+      },
+      outputReady: () => this.host.outputReady?.(this.subscribers),
+      queueChanged: () => this.publishQueue(),
+      ended: (turn) => {
+        if (this.running === turn) this.running = undefined;
+      },
+      release: () => this.release(),
+    };
   }
 
   /** The thread object with live status and settings. */
@@ -355,4 +348,13 @@ export function firstUserText(entries: readonly SessionEntry[]): string | undefi
     }
   }
   return undefined;
+}
+
+/**
+ * The runtime behind a thread handed out as a `ThreadPort` (every port the manager hands
+ * out is one); for the callbacks that come back to the registry and the manager.
+ */
+export function runtimeOf(thread: ThreadPort): ThreadRuntime {
+  if (!(thread instanceof ThreadRuntime)) throw new Error(`Thread ${thread.id} is not a loaded runtime`);
+  return thread;
 }

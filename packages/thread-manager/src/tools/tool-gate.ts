@@ -7,7 +7,8 @@
 import type { ToolCallDecision, ToolCallInfo } from "@knightcode/agent";
 import { applyDecision, gateToolCall as gate } from "@knightcode/approvals";
 import { callHook } from "../extensions/extension-hooks.ts";
-import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { Turn } from "../turns/turn.ts";
+import type { TurnPort } from "../turns/turn-port.ts";
 import { approvalPreview } from "./approval-preview.ts";
 
 /**
@@ -15,35 +16,35 @@ import { approvalPreview } from "./approval-preview.ts";
  * the home the tools expand `~` with, so a `~/x` write is judged where it lands.
  */
 export async function gateToolCall(
-  runtime: ThreadRuntime,
-  running: RunningTurn,
+  port: TurnPort,
+  turn: Turn,
   call: ToolCallInfo,
   signal: AbortSignal,
   homeDir: string | undefined,
 ): Promise<ToolCallDecision> {
-  const hooks = runtime.extensions.hooks;
+  const hooks = port.hooks();
   const toolCallId = call.toolCall.id;
   const extension = await callHook(
     hooks.toolCall && (() => hooks.toolCall!({ toolCallId, toolName: call.tool.name, input: call.args })),
     { action: "allow" as const },
-    (w) => runtime.warn(w),
+    (w) => port.warn(w),
   );
   if (extension.action === "block") return extension;
   const verdict = gate({
     toolName: call.tool.name,
     input: call.args,
-    cwd: runtime.cwd,
-    mode: runtime.settings.approvalMode,
-    grants: runtime.grants,
+    cwd: port.cwd,
+    mode: port.approvals.mode(),
+    grants: port.approvals.grants,
     ...(homeDir !== undefined ? { homeDir } : {}),
   });
   if (verdict.action !== "ask") return verdict;
   const request = verdict.request;
-  const preview = await approvalPreview(call, runtime.cwd);
-  const answer = await runtime.host.broker.ask(
+  const preview = await approvalPreview(call, port.cwd);
+  const answer = await port.approvals.broker.ask(
     {
-      threadId: runtime.id,
-      turnId: running.live.id,
+      threadId: port.threadId,
+      turnId: turn.id,
       itemId: toolCallId,
       toolName: call.tool.name,
       input: call.args,
@@ -56,11 +57,11 @@ export async function gateToolCall(
   );
   const applied =
     answer.kind === "cancelled"
-      ? { outcome: "cancel" as const, grants: runtime.grants, message: undefined }
-      : applyDecision(request, answer.raw, runtime.grants);
-  runtime.grants = applied.grants;
+      ? { outcome: "cancel" as const, grants: port.approvals.grants, message: undefined }
+      : applyDecision(request, answer.raw, port.approvals.grants);
+  port.approvals.grants = applied.grants;
   if (applied.outcome === "run") return { action: "allow" };
-  running.refusedCalls.set(toolCallId, applied.outcome === "cancel" ? "cancelled" : "declined");
+  turn.refusedCalls.set(toolCallId, applied.outcome === "cancel" ? "cancelled" : "declined");
   const reason =
     applied.outcome === "cancel"
       ? "The user cancelled this tool call."

@@ -7,42 +7,26 @@
 import {
   Agent,
   type AgentEvent,
+  type AgentOptions,
   type AnyAgentTool,
   defaultConvertToLlm,
   type RetryOptions,
 } from "@knightcode/agent";
-import type { ImageContent, Message, Model, UserMessage } from "@knightcode/ai";
+import type { Message, Model, StreamFunction, UserMessage } from "@knightcode/ai";
+import type { ThinkingLevel } from "@knightcode/app-server-protocol";
 import type { AgentMessage, SessionEntry } from "@knightcode/session-store";
-import { buildSessionContext, toModelMessages } from "@knightcode/session-store";
-import { callHook } from "../extensions/extension-hooks.ts";
-import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
+import { callHook, type ExtensionHooks } from "../extensions/extension-hooks.ts";
+import { contentText } from "../history/message-content.ts";
+import type { Warning } from "../shapes.ts";
 import { gateToolCall } from "../tools/tool-gate.ts";
 import { NestedCallItems, nestedToolCallsOf } from "./nested-tool-calls.ts";
-import type { TurnEnvironment } from "./turn-runner.ts";
-
-/** A user message as the agent and the transcript hold it. */
-export function userMessage(text: string, images: ImageContent[], now: number): UserMessage {
-  return {
-    role: "user",
-    content: images.length > 0 ? [{ type: "text", text }, ...images] : text,
-    timestamp: now,
-  };
-}
-
-/** The model's view of the thread's current branch. */
-export function contextMessages(runtime: ThreadRuntime): Message[] {
-  const ctx = buildSessionContext(runtime.session.branch(), runtime.session.header);
-  return toModelMessages(ctx.messages);
-}
+import type { Turn } from "./turn.ts";
+import type { TurnPort } from "./turn-port.ts";
 
 /** Appends a message of the running turn and finalizes its items. */
-export function persistMessage(
-  runtime: ThreadRuntime,
-  running: RunningTurn,
-  message: AgentMessage,
-): SessionEntry {
-  const entry = runtime.append({ type: "message", message });
-  running.live.onEntryPersisted(entry);
+export function persistMessage(port: TurnPort, turn: Turn, message: AgentMessage): SessionEntry {
+  const entry = port.append({ type: "message", message });
+  turn.live.onEntryPersisted(entry);
   return entry;
 }
 
@@ -68,149 +52,212 @@ export function retryOptions(settings: Record<string, unknown>): Partial<RetryOp
   return out;
 }
 
-function contentTextOf(message: UserMessage): string {
-  if (typeof message.content === "string") return message.content;
-  return message.content
-    .filter((p) => p.type === "text")
-    .map((p) => (p as { text: string }).text)
-    .join("\n");
+/** What one turn's agent is built from. */
+export interface TurnAgentSetup {
+  port: TurnPort;
+  model: Model;
+  streamFn: StreamFunction;
+  getApiKey(model: Model): Promise<string | undefined>;
+  /** The turn's tools before and after the thread's sources were added. */
+  tools: { base: readonly AnyAgentTool[]; initial: AnyAgentTool[] };
+  systemPrompt: string | undefined;
+  thinkingLevel: ThinkingLevel;
+  /** Merged settings read at load (`retry.*`). */
+  projectSettings: Record<string, unknown>;
+  /** The home the tools expand `~` with; approvals judge `~/x` paths against it. */
+  homeDir?: string;
+  /** Compaction after a tool batch; true when it compacted (the context is rebuilt). */
+  afterToolBatch(signal: AbortSignal): Promise<boolean>;
+  /** Context size estimate for usage reports. */
+  contextTokens(): number | undefined;
+  /** Sees every persisted message. */
+  onFinal(message: AgentMessage): void;
 }
 
-/** Builds the agent of one turn; `onFinal` sees every persisted message. */
-export function createTurnAgent(
-  runtime: ThreadRuntime,
-  env: TurnEnvironment,
-  running: RunningTurn,
-  model: Model,
-  tools: { base: readonly AnyAgentTool[]; initial: AnyAgentTool[] },
-  systemPrompt: string | undefined,
-  onFinal: (message: AgentMessage) => void,
-): Agent {
-  const hooks = runtime.extensions.hooks;
-  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
+/** Builds the agent of one turn: its options step by step, then the observer of its events. */
+export function createTurnAgent(turn: Turn, setup: TurnAgentSetup): Agent {
+  const { port } = setup;
+  const hooks = port.hooks();
+  const warn = (w: Warning) => port.warn(w);
   const agent: Agent = new Agent({
-    model,
-    streamFn: env.streamFn,
-    tools: tools.initial,
-    ...(systemPrompt !== undefined ? { systemPrompt } : {}),
-    messages: contextMessages(runtime),
-    streamOptions: {
-      thinkingLevel: runtime.settings.thinkingLevel,
-      sessionId: runtime.id,
-      ...(hooks.beforeProviderRequest
-        ? {
-            onPayload: async (payload: unknown) => {
-              const hook = hooks.beforeProviderRequest;
-              const answer = await callHook(hook && (() => hook({ payload })), undefined, warn);
-              return answer?.payload;
-            },
-          }
-        : {}),
-      // pi awaits these before the stream is read; the hook timeout bounds each handler.
-      ...(hooks.afterProviderResponse
-        ? {
-            onResponse: async (response: { status: number; headers: Record<string, string> }) => {
-              const hook = hooks.afterProviderResponse;
-              await callHook(hook && (() => hook(response)), undefined, warn);
-            },
-          }
-        : {}),
-    },
-    getApiKey: (m) => env.getApiKey(m),
-    retry: retryOptions(runtime.projectSettings),
-    outputReady: () => runtime.host.outputReady?.(runtime.subscribers),
-    beforeToolCall: (call, ctx) => gateToolCall(runtime, running, call, ctx.signal, env.homeDir),
-    afterToolCall: async (call, result) => {
-      const hook = hooks.toolResult;
-      const patch = await callHook(
-        hook &&
-          (() =>
-            hook({
-              toolCallId: call.toolCall.id,
-              toolName: call.tool.name,
-              isError: result.isError === true,
-              input: call.args,
-              content: result.content,
-              details: result.details,
-            })),
-        undefined,
-        warn,
-      );
-      if (!patch) return undefined;
-      return {
-        content: patch.content ?? result.content,
-        ...("details" in patch
-          ? { details: patch.details }
-          : result.details !== undefined
-            ? { details: result.details }
-            : {}),
-        isError: patch.isError ?? result.isError === true,
-      };
-    },
-    ...(hooks.context
+    model: setup.model,
+    streamFn: setup.streamFn,
+    tools: setup.tools.initial,
+    ...(setup.systemPrompt !== undefined ? { systemPrompt: setup.systemPrompt } : {}),
+    messages: port.context(),
+    streamOptions: streamOptions(setup, hooks, warn),
+    getApiKey: (m) => setup.getApiKey(m),
+    retry: retryOptions(setup.projectSettings),
+    outputReady: () => port.outputReady(),
+    beforeToolCall: (call, ctx) => gateToolCall(port, turn, call, ctx.signal, setup.homeDir),
+    afterToolCall: toolResultHook(hooks, warn),
+    ...contextHook(hooks, warn),
+    beforeModelCall: beforeModelCall(turn, setup, () => agent),
+    onMessageEnd: messageEnd(turn, setup, hooks, warn),
+  });
+  agent.subscribe(observer(turn, port, hooks, warn));
+  return agent;
+}
+
+/** The provider request's options: thinking level, session, and pi's payload and response hooks when present. */
+function streamOptions(
+  setup: TurnAgentSetup,
+  hooks: ExtensionHooks,
+  warn: (w: Warning) => void,
+): AgentOptions["streamOptions"] {
+  return {
+    thinkingLevel: setup.thinkingLevel,
+    sessionId: setup.port.threadId,
+    ...(hooks.beforeProviderRequest
       ? {
-          convertToLlm: async (messages: readonly Message[]) => {
-            const base = defaultConvertToLlm<Message>(messages);
-            const hook = hooks.context;
-            const answer = await callHook(hook && (() => hook({ messages: base })), undefined, warn);
-            return answer?.messages ?? base;
+          onPayload: async (payload: unknown) => {
+            const hook = hooks.beforeProviderRequest;
+            const answer = await callHook(hook && (() => hook({ payload })), undefined, warn);
+            return answer?.payload;
           },
         }
       : {}),
-    beforeModelCall: async ({ messages, signal }) => {
-      // Per-thread sources may have changed (an MCP server's tools/list_changed, one that died).
-      if (runtime.toolSources.length > 0) agent.options.tools = await runtime.withSourceTools(tools.base);
-      // Extension messages sent during the run join the context before this request.
-      const injected = running.pendingCustomMessages.splice(0);
-      for (const message of injected) runtime.append({ type: "custom_message", ...message });
-      if (messages.at(-1)?.role !== "toolResult") {
-        return injected.length > 0 ? { messages: contextMessages(runtime) } : undefined;
-      }
-      return (await env.compaction.afterToolBatch(runtime, signal)) || injected.length > 0
-        ? { messages: contextMessages(runtime) }
-        : undefined;
-    },
-    onMessageEnd: async (message) => {
-      const hook = hooks.messageEnd;
-      const decision = await callHook(
-        hook && (() => hook({ message: message as AgentMessage })),
-        { action: "keep" as const },
-        warn,
-      );
-      // A dropped message is never written; its streamed items go with the `message_end` event.
-      if (decision.action === "drop") {
-        if (message.role === "user") running.live.userMessageDropped();
-        return { action: "drop" };
-      }
-      // A replaced message (same role) is what the transcript keeps.
-      let stored = (decision.message ?? message) as AgentMessage;
-      if (message.role === "toolResult" && stored.role === "toolResult") {
-        const refused = running.refusedCalls.get(message.toolCallId);
-        if (refused) stored = { ...message, details: { approval: refused } };
-      }
-      persistMessage(runtime, running, stored);
-      onFinal(stored);
-      if (message.role === "assistant") {
-        runtime.toSubscribers({
-          method: "thread/tokenUsage/updated",
-          params: {
-            threadId: runtime.id,
-            turnId: running.live.id,
-            usage: runtime.usage(env.compaction.contextTokens(runtime)),
+    // pi awaits these before the stream is read; the hook timeout bounds each handler.
+    ...(hooks.afterProviderResponse
+      ? {
+          onResponse: async (response: { status: number; headers: Record<string, string> }) => {
+            const hook = hooks.afterProviderResponse;
+            await callHook(hook && (() => hook(response)), undefined, warn);
           },
-        });
-      }
-      return { action: "keep" };
+        }
+      : {}),
+  };
+}
+
+/** pi's `tool_result`: an extension may patch a call's result before the model sees it. */
+function toolResultHook(hooks: ExtensionHooks, warn: (w: Warning) => void): AgentOptions["afterToolCall"] {
+  return async (call, result) => {
+    const hook = hooks.toolResult;
+    const patch = await callHook(
+      hook &&
+        (() =>
+          hook({
+            toolCallId: call.toolCall.id,
+            toolName: call.tool.name,
+            isError: result.isError === true,
+            input: call.args,
+            content: result.content,
+            details: result.details,
+          })),
+      undefined,
+      warn,
+    );
+    if (!patch) return undefined;
+    return {
+      content: patch.content ?? result.content,
+      ...("details" in patch
+        ? { details: patch.details }
+        : result.details !== undefined
+          ? { details: result.details }
+          : {}),
+      isError: patch.isError ?? result.isError === true,
+    };
+  };
+}
+
+/** pi's `context`: an extension may rewrite the messages of each request. */
+function contextHook(hooks: ExtensionHooks, warn: (w: Warning) => void): Pick<AgentOptions, "convertToLlm"> {
+  if (!hooks.context) return {};
+  return {
+    convertToLlm: async (messages: readonly Message[]) => {
+      const base = defaultConvertToLlm<Message>(messages);
+      const hook = hooks.context;
+      const answer = await callHook(hook && (() => hook({ messages: base })), undefined, warn);
+      return answer?.messages ?? base;
     },
-  });
+  };
+}
+
+/**
+ * Before every model request: the thread's tool sources again, extension messages sent
+ * during the run, and compaction after a tool batch; the context is rebuilt when either
+ * of the last two wrote something.
+ */
+function beforeModelCall(
+  turn: Turn,
+  setup: TurnAgentSetup,
+  agent: () => Agent,
+): AgentOptions["beforeModelCall"] {
+  const { port } = setup;
+  return async ({ messages, signal }) => {
+    // Per-thread sources may have changed (an MCP server's tools/list_changed, one that died).
+    if (port.hasToolSources) agent().options.tools = await port.sourceTools(setup.tools.base);
+    // Extension messages sent during the run join the context before this request.
+    const injected = turn.pendingCustomMessages.splice(0);
+    for (const message of injected) port.append({ type: "custom_message", ...message });
+    if (messages.at(-1)?.role !== "toolResult") {
+      return injected.length > 0 ? { messages: port.context() } : undefined;
+    }
+    return (await setup.afterToolBatch(signal)) || injected.length > 0
+      ? { messages: port.context() }
+      : undefined;
+  };
+}
+
+/**
+ * pi's `message_end`, then persistence: a dropped message is never written, a replaced one
+ * is what the transcript keeps, a refused call's result records how it was refused, and an
+ * assistant reply reports usage.
+ */
+function messageEnd(
+  turn: Turn,
+  setup: TurnAgentSetup,
+  hooks: ExtensionHooks,
+  warn: (w: Warning) => void,
+): AgentOptions["onMessageEnd"] {
+  const { port } = setup;
+  return async (message) => {
+    const hook = hooks.messageEnd;
+    const decision = await callHook(
+      hook && (() => hook({ message: message as AgentMessage })),
+      { action: "keep" as const },
+      warn,
+    );
+    // A dropped message is never written; its streamed items go with the `message_end` event.
+    if (decision.action === "drop") {
+      if (message.role === "user") turn.live.userMessageDropped();
+      return { action: "drop" };
+    }
+    // A replaced message (same role) is what the transcript keeps.
+    let stored = (decision.message ?? message) as AgentMessage;
+    if (message.role === "toolResult" && stored.role === "toolResult") {
+      const refused = turn.refusedCalls.get(message.toolCallId);
+      if (refused) stored = { ...message, details: { approval: refused } };
+    }
+    persistMessage(port, turn, stored);
+    setup.onFinal(stored);
+    if (message.role === "assistant") {
+      port.send({
+        method: "thread/tokenUsage/updated",
+        params: { threadId: port.threadId, turnId: turn.id, usage: port.usage(setup.contextTokens()) },
+      });
+    }
+    return { action: "keep" };
+  };
+}
+
+/**
+ * The agent's events as live items and pi's observer hooks. The hooks (turn, message and
+ * tool progress) are dispatched as the agent emits them, without holding it up: a
+ * synchronous handler sees the events in order, and one that hangs delays nothing but
+ * the turn's settlement, which waits for every dispatch still running (each bounded by
+ * the hook timeout).
+ */
+function observer(
+  turn: Turn,
+  port: TurnPort,
+  hooks: ExtensionHooks,
+  warn: (w: Warning) => void,
+): (event: AgentEvent) => void {
   let agentTurns = 0;
   const nested = new NestedCallItems((method, item) =>
-    runtime.toSubscribers({ method, params: { threadId: runtime.id, turnId: running.live.id, item } }),
+    port.send({ method, params: { threadId: port.threadId, turnId: turn.id, item } }),
   );
-  // pi's observer events (turn, message and tool progress) are dispatched as the agent emits
-  // them, without holding it up: a synchronous handler sees the events in order, and one
-  // that hangs delays nothing but the turn's settlement, which waits for every dispatch
-  // still running (each bounded by the hook timeout).
   const observe = (run: () => Promise<void> | undefined): void => {
     let pending: Promise<void> | undefined;
     try {
@@ -219,11 +266,9 @@ export function createTurnAgent(
       pending = Promise.reject(error);
     }
     if (pending === undefined) return;
-    const settled = callHook(() => pending, undefined, warn);
-    running.deferredHooks.add(settled);
-    void settled.finally(() => running.deferredHooks.delete(settled));
+    turn.defer(callHook(() => pending, undefined, warn));
   };
-  agent.subscribe((event: AgentEvent) => {
+  return (event: AgentEvent) => {
     switch (event.type) {
       case "message_start": {
         const hook = hooks.messageStart;
@@ -231,7 +276,7 @@ export function createTurnAgent(
         break;
       }
       case "message_update": {
-        running.live.onStreamEvent(event.event);
+        turn.live.onStreamEvent(event.event);
         // per delta: nothing beyond this check when no extension listens
         const hook = hooks.messageUpdate;
         if (hook) observe(() => hook({ message: event.message, assistantMessageEvent: event.event }));
@@ -239,11 +284,10 @@ export function createTurnAgent(
       }
       case "message_end":
         // Dropped by a hook, or a failed attempt about to be retried: withdraw what it streamed.
-        if (event.dropped && event.message.role === "assistant") running.live.withdrawStreaming();
+        if (event.dropped && event.message.role === "assistant") turn.live.withdrawStreaming();
         break;
       case "queue_update":
-        running.steering = event.steering.map((m) => contentTextOf(m as UserMessage));
-        runtime.publishQueue();
+        turn.steeringChanged(event.steering.map((m) => contentText((m as UserMessage).content)));
         break;
       case "tool_execution_start": {
         const hook = hooks.toolExecutionStart;
@@ -255,7 +299,7 @@ export function createTurnAgent(
       case "tool_execution_end": {
         const result = event.type === "tool_execution_update" ? event.partialResult : event.result;
         const calls = nestedToolCallsOf(result.details);
-        if (calls) nested.report(event.toolCallId, calls, runtime.host.clock.now());
+        if (calls) nested.report(event.toolCallId, calls, port.clock.now());
         if (event.type === "tool_execution_update") {
           const hook = hooks.toolExecutionUpdate;
           const { toolCallId, toolName, args, partialResult } = event;
@@ -271,16 +315,15 @@ export function createTurnAgent(
         // One agent turn is one model response and its tool calls (pi's turn_start/turn_end).
         const turnIndex = agentTurns++;
         const hook = hooks.turnStart;
-        if (hook) observe(() => hook({ turnId: running.live.id, turnIndex }));
+        if (hook) observe(() => hook({ turnId: turn.id, turnIndex }));
         break;
       }
       case "turn_end": {
         const hook = hooks.turnEnd;
         const turnIndex = Math.max(0, agentTurns - 1);
-        if (hook) observe(() => hook({ turnId: running.live.id, turnIndex, ...event }));
+        if (hook) observe(() => hook({ turnId: turn.id, turnIndex, ...event }));
         break;
       }
     }
-  });
-  return agent;
+  };
 }

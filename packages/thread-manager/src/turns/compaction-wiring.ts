@@ -20,8 +20,8 @@ import { estimateContextTokens } from "@knightcode/compaction/tokens";
 import { resolveCompactionSettings } from "@knightcode/config";
 import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
 import { callHook } from "../extensions/extension-hooks.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import type { CompactionHooks } from "./turn-runner.ts";
+import type { ThreadPort } from "../thread-port.ts";
+import type { CompactionHooks } from "./environment.ts";
 
 /** The compaction package itself, loaded on first use (the module cache keeps it after). */
 const loadCompaction = () => import("@knightcode/compaction");
@@ -42,7 +42,7 @@ export function currentContextTokens(branch: readonly SessionEntry[]): number | 
 }
 
 /** A port that writes through the runtime (ownership checks) and shows the entry in the running turn. */
-function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
+function runtimePort(runtime: ThreadPort): CompactionSessionPort {
   return {
     branch: () => runtime.session.branch(),
     appendCompaction(draft) {
@@ -77,9 +77,9 @@ function runtimePort(runtime: ThreadRuntime): CompactionSessionPort {
 }
 
 /** Adapts a thread's extension hooks to the compaction package's hook points; errors become warnings. */
-function packageHooks(runtime: ThreadRuntime): PackageHooks {
+function packageHooks(runtime: ThreadPort): PackageHooks {
   const hooks = runtime.extensions.hooks;
-  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
+  const warn = (w: Parameters<ThreadPort["warn"]>[0]) => runtime.warn(w);
   return {
     session_before_compact: (event) =>
       callHook(hooks.sessionBeforeCompact && (() => hooks.sessionBeforeCompact!(event)), undefined, warn),
@@ -92,7 +92,7 @@ function packageHooks(runtime: ThreadRuntime): PackageHooks {
   };
 }
 
-function settingsOf(runtime: ThreadRuntime): CompactionSettings {
+function settingsOf(runtime: ThreadPort): CompactionSettings {
   const model = runtime.model;
   return resolveCompactionSettings(
     runtime.projectSettings,
@@ -103,10 +103,10 @@ function settingsOf(runtime: ThreadRuntime): CompactionSettings {
 /** Compaction wired to a stream function for its summaries. */
 export function createCompactionWiring(
   streamFn: StreamFunction,
-  apiKey: (runtime: ThreadRuntime) => Promise<string | undefined>,
+  apiKey: (runtime: ThreadPort) => Promise<string | undefined>,
 ): CompactionHooks {
   const compact = async (
-    runtime: ThreadRuntime,
+    runtime: ThreadPort,
     reason: "threshold" | "overflow" | "manual",
     willRetry: boolean,
     signal: AbortSignal,
@@ -131,7 +131,7 @@ export function createCompactionWiring(
       signal,
     });
   };
-  const check = async (runtime: ThreadRuntime, point: CompactionCheckPoint, signal: AbortSignal) => {
+  const check = async (runtime: ThreadPort, point: CompactionCheckPoint, signal: AbortSignal) => {
     const model = runtime.model;
     if (!model) return false;
     const { checkThreshold } = await loadCompaction();
@@ -210,6 +210,6 @@ export function createCompactionWiring(
 export const noCompaction: CompactionHooks = {
   maybeCompact: async () => {},
   afterToolBatch: async () => false,
-  recover: async (_runtime: ThreadRuntime, _last: AssistantMessage) => false,
+  recover: async (_runtime: ThreadPort, _last: AssistantMessage) => false,
   contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
 };

@@ -8,10 +8,10 @@ import { createLocalOperations } from "@knightcode/agent/operations";
 import type { Model, StreamFunction } from "@knightcode/ai";
 import { discoverCommands, runtimeCommandSources } from "../commands/commands.ts";
 import { expandInputText } from "../commands/prompt-expansion.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import type { ModelSource } from "../threads/model-source.ts";
 import { threadSystemPrompt } from "../threads/system-prompt.ts";
-import type { ThreadRuntime } from "../threads/thread-runtime.ts";
-import type { CompactionHooks, TurnEnvironment } from "./turn-runner.ts";
+import type { CompactionHooks, TurnEnvironment } from "./environment.ts";
 
 /** The manager options a turn environment is built from. */
 export interface EnvironmentOptions {
@@ -30,7 +30,7 @@ export interface EnvironmentHost {
   /** The manager's compaction hooks (built with the manager: usage reports and tree navigation need them). */
   compaction: CompactionHooks;
   now(): number;
-  settled(runtime: ThreadRuntime): void;
+  settled(thread: ThreadPort): void;
 }
 
 /**

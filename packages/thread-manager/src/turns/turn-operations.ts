@@ -24,23 +24,25 @@ import { runShellCommand } from "../commands/shell-run.ts";
 import { parseSlashCommand } from "../commands/slash-command-parse.ts";
 import { runSlashCommand } from "../commands/slash-commands.ts";
 import { callHook } from "../extensions/extension-hooks.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
-import { StaleRuntimeError, type ThreadRuntime } from "../threads/thread-runtime.ts";
+import { StaleRuntimeError } from "../wire-errors.ts";
+import type { TurnEnvironment } from "./environment.ts";
 import { resolveImages } from "./image-inputs.ts";
 import { abortTurns } from "./turn-abort.ts";
 import { drainQueue } from "./turn-queue.ts";
-import { startTurn, type TurnEnvironment } from "./turn-runner.ts";
+import { startTurn } from "./turn-runner.ts";
 
 /** What the turn methods need from the manager. */
 export interface TurnHost {
-  runtime(threadId: string, caller: Caller): Promise<ThreadRuntime>;
-  loaded(threadId: string): ThreadRuntime | undefined;
+  runtime(threadId: string, caller: Caller): Promise<ThreadPort>;
+  loaded(threadId: string): ThreadPort | undefined;
   exists(threadId: string): Promise<boolean>;
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
   /** `/reload`: loads the thread's extensions again. */
-  reloadExtensions?(runtime: ThreadRuntime): Promise<void>;
+  reloadExtensions?(runtime: ThreadPort): Promise<void>;
   /** A thread replaced by `/new` or `/fork`: its extensions restart, old contexts turn stale. */
-  replaced?(runtime: ThreadRuntime, reason: "new" | "fork"): Promise<void>;
+  replaced?(runtime: ThreadPort, reason: "new" | "fork"): Promise<void>;
 }
 
 function noModel(threadId: string): AppServerError {
@@ -54,7 +56,7 @@ function noModel(threadId: string): AppServerError {
 /**
  * Runs a request that looks its thread up; when the thread was unloaded (idle, archive)
  * while the request awaited, before it took anything, it looks the thread up again once.
- * Deletion, shutdown and lost ownership refuse instead (`ThreadRuntime.assertOpen`).
+ * Deletion, shutdown and lost ownership refuse instead (`ThreadPort.assertOpen`).
  */
 async function onFreshRuntime<T>(attempt: () => Promise<T>): Promise<T> {
   try {
@@ -76,7 +78,7 @@ export class TurnOperations {
     private readonly commands?: ThreadCreation,
   ) {}
 
-  private async usableModel(runtime: ThreadRuntime): Promise<Model | undefined> {
+  private async usableModel(runtime: ThreadPort): Promise<Model | undefined> {
     const model = await this.host.resolveModel(runtime.settings.model);
     if (model) runtime.model = model;
     return model;
@@ -170,26 +172,22 @@ export class TurnOperations {
     let finalImages = images;
     if (hook) {
       // Interception: the steer belongs to this turn; if it settles first the steer fails.
-      const outcome = await new Promise<Awaited<ReturnType<typeof hook>>>((resolve, reject) => {
-        running.interceptedSteers.add(reject);
+      const outcome = await running.intercept(() =>
         callHook(
           () => hook({ text, images, source: "steer" }),
           { action: "continue" as const },
           (w) => runtime.warn(w),
-        ).then((value) => {
-          running.interceptedSteers.delete(reject);
-          resolve(value);
-        }, reject);
-      });
-      if (running.settling || running.interrupted) {
+        ),
+      );
+      if (!running.accepting) {
         throw new AppServerError("invalidParams", "The turn ended before the steer was accepted");
       }
-      if (outcome.action === "handled") return { turnId: running.live.id };
+      if (outcome.action === "handled") return { turnId: running.id };
       text = outcome.text ?? text;
       finalImages = outcome.images ?? finalImages;
     }
-    running.deliverSteer(text, finalImages);
-    return { turnId: running.live.id };
+    running.steer(text, finalImages);
+    return { turnId: running.id };
   }
 
   async interrupt(params: TurnInterruptParams, _caller: Caller): Promise<TurnInterruptResult> {
@@ -214,7 +212,7 @@ export class TurnOperations {
   }
 
   /** Cancels a start in its hooks and interrupts the running turn, without waiting. */
-  abortAll(runtime: ThreadRuntime): void {
+  abortAll(runtime: ThreadPort): void {
     abortTurns(runtime);
   }
 
@@ -270,13 +268,13 @@ export class TurnOperations {
   }
 
   /** After a turn settles: start the next queued input. */
-  settled(runtime: ThreadRuntime): void {
+  settled(runtime: ThreadPort): void {
     if (runtime.queue.length === 0) return;
     void drainQueue(runtime, this.env, () => this.usableModel(runtime));
   }
 
   /** The context size estimate for usage reports. */
-  contextTokens(runtime: ThreadRuntime): number | undefined {
+  contextTokens(runtime: ThreadPort): number | undefined {
     return this.env.compaction.contextTokens(runtime);
   }
 }

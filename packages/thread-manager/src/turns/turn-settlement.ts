@@ -4,14 +4,13 @@
  * everyone, then admission is released and queued input may start.
  */
 import type { AssistantMessage } from "@knightcode/ai";
-import { AppServerError } from "@knightcode/app-server-protocol";
 import type { TurnOutcome } from "@knightcode/session-store";
 import { callHook } from "../extensions/extension-hooks.ts";
 import { projectTurns, turnSummary } from "../history/history-projection.ts";
-import type { ErrorKind, Turn } from "../shapes.ts";
-import type { RunningTurn, ThreadRuntime } from "../threads/thread-runtime.ts";
+import type { ErrorKind, Turn as TurnShape, Warning } from "../shapes.ts";
+import type { Turn } from "./turn.ts";
 import { normalizeErrorKind } from "./turn-error.ts";
-import type { TurnEnvironment } from "./turn-runner.ts";
+import type { TurnPort } from "./turn-port.ts";
 
 /** A turn's failure as summaries carry it. */
 export interface TurnFailure {
@@ -19,38 +18,41 @@ export interface TurnFailure {
   kind: ErrorKind;
 }
 
-/** Resolves once every deferred hook of the turn (`turn_end`), including ones dispatched meanwhile, has finished. */
-export async function deferredHooksSettled(running: RunningTurn): Promise<void> {
-  while (running.deferredHooks.size > 0) await Promise.all([...running.deferredHooks]);
-}
-
-/** Ends a running turn; `agentRan` is false for command turns (no agent, so no agent hooks). */
-export async function finishTurn(
-  runtime: ThreadRuntime,
-  env: TurnEnvironment,
-  running: RunningTurn,
+/** Interrupted outranks failed; a reply that stopped on an error fails the turn. */
+function outcomeOf(
+  turn: Turn,
   lastAssistant: AssistantMessage | undefined,
   failure: TurnFailure | undefined,
-  agentRan = true,
-): Promise<void> {
-  running.settling = true;
-  running.live.end();
-  const hooks = runtime.extensions.hooks;
-  const warn = (w: Parameters<ThreadRuntime["warn"]>[0]) => runtime.warn(w);
-  const turnId = running.live.id;
-  const interrupted = running.interrupted || lastAssistant?.stopReason === "aborted";
-  let outcome: TurnOutcome = "completed";
+): { outcome: TurnOutcome; interrupted: boolean; error: TurnFailure | undefined } {
+  const interrupted = turn.interrupted || lastAssistant?.stopReason === "aborted";
   let error = failure;
   if (!error && lastAssistant?.stopReason === "error") {
     const message = lastAssistant.errorMessage ?? "The model request failed";
     error = { message, kind: normalizeErrorKind(lastAssistant.errorKind, message) };
   }
-  // Interrupted outcomes take precedence over failures.
-  if (interrupted) outcome = "interrupted";
-  else if (error) outcome = "failed";
+  const outcome: TurnOutcome = interrupted ? "interrupted" : error ? "failed" : "completed";
+  return { outcome, interrupted, error };
+}
+
+/**
+ * Ends a running turn; `agentRan` is false for command turns (no agent, so no agent hooks).
+ * The caller then lets queued input start (`TurnEnvironment.settled`).
+ */
+export async function finishTurn(
+  port: TurnPort,
+  turn: Turn,
+  lastAssistant: AssistantMessage | undefined,
+  failure: TurnFailure | undefined,
+  agentRan = true,
+): Promise<void> {
+  turn.beginSettling();
+  const hooks = port.hooks();
+  const warn = (w: Warning) => port.warn(w);
+  const turnId = turn.id;
+  const { outcome, interrupted, error } = outcomeOf(turn, lastAssistant, failure);
   // Settlement hooks and their deferred dispatch keep admission until they finish:
   // `turn_end` hooks still running, then `agent_end` and `agent_before_settle`.
-  await deferredHooksSettled(running);
+  await turn.deferredHooksSettled();
   if (agentRan) {
     await callHook(
       hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: interrupted })),
@@ -59,37 +61,30 @@ export async function finishTurn(
     );
     await callHook(hooks.agentBeforeSettle && (() => hooks.agentBeforeSettle!({ turnId })), undefined, warn);
   }
-  for (const reject of running.interceptedSteers) {
-    reject(new AppServerError("invalidParams", "The turn ended before the steer was accepted"));
-  }
-  running.interceptedSteers.clear();
-  let turn: Turn = { id: turnId, status: outcome, startedAt: running.live.turnStart.startedAt };
-  if (!runtime.closed) {
+  turn.refuseIntercepted();
+  let summary: TurnShape = { id: turnId, status: outcome, startedAt: turn.live.turnStart.startedAt };
+  if (!port.closed) {
     try {
-      const end = runtime.append({
+      const end = port.append({
         type: "turn_end",
         turnId,
         outcome,
         ...(outcome === "failed" && error ? { error } : {}),
-        completedAt: runtime.host.clock.now(),
+        completedAt: port.clock.now(),
       });
       // The projection of the ended turn decides calls left without a result (`failed`).
-      running.live.onEntryPersisted(end);
-      runtime.sync();
-      const [projected] = projectTurns(running.live.entries);
-      if (projected) turn = projected.turn;
+      turn.live.onEntryPersisted(end);
+      port.sync();
+      const [projected] = projectTurns(turn.live.entries);
+      if (projected) summary = projected.turn;
     } catch {
       // Ownership loss closed the thread; the saved turn will read as interrupted.
     }
   }
-  runtime.running = undefined;
-  const summary = turnSummary(turn);
-  runtime.toSubscribers({ method: "turn/completed", params: { threadId: runtime.id, turn: summary } });
-  runtime.toEveryone({ method: "thread/turn/completed", params: { threadId: runtime.id, turn: summary } });
-  if (running.steering.length > 0) {
-    running.steering = [];
-    runtime.publishQueue();
-  }
-  if (!runtime.closed) runtime.release();
-  env.settled(runtime);
+  turn.leave();
+  const completed = turnSummary(summary);
+  port.send({ method: "turn/completed", params: { threadId: port.threadId, turn: completed } });
+  port.broadcast({ method: "thread/turn/completed", params: { threadId: port.threadId, turn: completed } });
+  turn.clearSteering();
+  if (!port.closed) port.release();
 }
