@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 
 /**
  * Each package's rank in ARCHITECTURE.md's layering. A package may import only
@@ -44,6 +44,100 @@ const IMPORT = /(?:from\s+|import\s*\(\s*|import\s+)["'](@knightcode\/[a-z-]+|kn
 function importsOf(file: string): string[] {
   return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) => m[1]!);
 }
+
+/** Imports of files inside the same package: `./x.ts`, `../y/z.ts`, type-only ones included. */
+const RELATIVE = /(?:from\s+|import\s*\(\s*|import\s+)["'](\.{1,2}\/[^"']+)["']/g;
+
+function relativeImportsOf(file: string): string[] {
+  return [...readFileSync(file, "utf8").matchAll(RELATIVE)].map((m) => resolve(dirname(file), m[1]!));
+}
+
+/** One import circle of the graph (its files in order, the first repeated at the end), or undefined. */
+function findCircle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    state.set(node, "open");
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === "open") return [...path.slice(path.indexOf(next)), next];
+      if (state.get(next) === undefined) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    path.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    if (state.get(node) !== undefined) continue;
+    const found = visit(node);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Lazily loading the package's own entry is the package handing itself to what it hosts
+ * (extensions import `@knightcode/extensions` as a host module): the entry is evaluated
+ * on demand, never while the loader itself is, so that one edge closes no circle.
+ */
+const SELF_PROVISION = /import\(\s*["']\.\/index\.ts["']\s*\)/g;
+
+function importGraph(srcDir: string): Map<string, string[]> {
+  const files = statSync(srcDir, { throwIfNoEntry: false }) ? sourceFiles(srcDir) : [];
+  const entry = join(srcDir, "index.ts");
+  return new Map(
+    files.map((file) => {
+      const selfProvides = dirname(file) === srcDir && SELF_PROVISION.test(readFileSync(file, "utf8"));
+      SELF_PROVISION.lastIndex = 0;
+      const targets = relativeImportsOf(file);
+      return [file, selfProvides ? targets.filter((t) => t !== entry) : targets];
+    }),
+  );
+}
+
+describe("no import circle inside a package", () => {
+  for (const dir of packageDirs()) {
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string };
+    test(`${pkg.name} has no import circle, counting type imports`, () => {
+      const circle = findCircle(importGraph(join(dir, "src")));
+      expect(circle?.map((file) => relative(dir, file)).join(" -> ")).toBeUndefined();
+    });
+  }
+
+  test("the circle finder finds a circle closed by a type import, and none in a chain", () => {
+    const root = "/p/src";
+    const circle = new Map([
+      [`${root}/a.ts`, [`${root}/b.ts`]],
+      [`${root}/b.ts`, [`${root}/c.ts`]],
+      [`${root}/c.ts`, [`${root}/a.ts`]],
+    ]);
+    expect(findCircle(circle)).toEqual([`${root}/a.ts`, `${root}/b.ts`, `${root}/c.ts`, `${root}/a.ts`]);
+    const chain = new Map([
+      [`${root}/a.ts`, [`${root}/b.ts`, `${root}/c.ts`]],
+      [`${root}/b.ts`, [`${root}/c.ts`]],
+      [`${root}/c.ts`, []],
+    ]);
+    expect(findCircle(chain)).toBeUndefined();
+    const sample = `import type { T } from "./b.ts";\nexport { x } from "../y/z.ts";`;
+    expect([...sample.matchAll(RELATIVE)].map((m) => m[1])).toEqual(["./b.ts", "../y/z.ts"]);
+  });
+});
+
+describe("thread-manager keeps its runtime in threads/", () => {
+  test("only threads/ and thread-manager.ts import threads/thread-runtime.ts", () => {
+    const srcDir = join(root, "packages", "thread-manager", "src");
+    const runtime = join(srcDir, "threads", "thread-runtime.ts");
+    const importers = [...importGraph(srcDir)]
+      .filter(([, targets]) => targets.includes(runtime))
+      .map(([file]) => relative(srcDir, file))
+      .filter((file) => !file.startsWith("threads/") && file !== "thread-manager.ts");
+    expect(importers).toEqual([]);
+  });
+});
 
 describe("package layering", () => {
   for (const dir of packageDirs()) {

@@ -4,9 +4,9 @@ import {
   POWERSHELL_COMMANDS,
   type SubcommandSpec,
 } from "./command-table.ts";
-import type { ShellKind } from "./grants.ts";
 import { posixWords } from "./posix-words.ts";
 import { powershellWords } from "./powershell-words.ts";
+import type { ShellKind } from "./session-grants.ts";
 import type { ShellWord } from "./shell-word.ts";
 
 /** A positively understood command: its prefix and whether it only reads. */

@@ -13,7 +13,10 @@ import {
   type FileOperations,
   formatFileLists,
 } from "./file-ops.ts";
-import type { CompactionHooks, SessionBeforeTreeResult } from "./hooks.ts";
+import type { BranchSummaryPreparation, CompactionHooks, SessionBeforeTreeResult } from "./hooks.ts";
+
+export type { BranchSummaryPreparation };
+
 import { compactionSummaryMessage, projectPath } from "./projection.ts";
 import { BRANCH_SUMMARY_PREAMBLE, BRANCH_SUMMARY_PROMPT } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
@@ -145,16 +148,6 @@ export async function generateBranchSummary(
     details,
     usage: result.usage,
   };
-}
-
-/** What `session_before_tree` sees. */
-export interface BranchSummaryPreparation {
-  targetId: string;
-  oldLeafId: string | null;
-  commonAncestorId: string | null;
-  entriesToSummarize: SessionEntry[];
-  userWantsSummary: boolean;
-  customInstructions: string | undefined;
 }
 
 /** A branch summary entry before the store assigns ID, parent and time. */

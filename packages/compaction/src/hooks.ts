@@ -4,8 +4,17 @@
  */
 import type { Usage } from "@knightcode/ai";
 import type { CompactionEntry, SessionEntry } from "@knightcode/session-store";
-import type { BranchSummaryPreparation } from "./branch-summary.ts";
 import type { CompactionPreparation } from "./prepare.ts";
+
+/** What `session_before_tree` sees. */
+export interface BranchSummaryPreparation {
+  targetId: string;
+  oldLeafId: string | null;
+  commonAncestorId: string | null;
+  entriesToSummarize: SessionEntry[];
+  userWantsSummary: boolean;
+  customInstructions: string | undefined;
+}
 
 /** Why a compaction runs: `/compact`, the threshold check, or overflow/length recovery. */
 export type CompactionReason = "manual" | "threshold" | "overflow";

@@ -3,13 +3,20 @@
  * `thread/shell/run` (the thread's bash tool on the server). Output shows live from
  * `thread/shell/output`; `!cmd` goes into the model's context, `!!cmd` stays out of it.
  */
-import type { InteractiveApp } from "./interactive-app.ts";
+import type { AppServerClient } from "@knightcode/app-server-protocol";
+import type { ConversationView } from "./conversation-view.ts";
 import { style } from "./ui/style.ts";
 
 let nextShellId = 0;
 
+/** What a `!cmd` needs of the app: the server to run it and the view to show its output. */
+export interface ShellHost {
+  readonly client: AppServerClient;
+  readonly view: Pick<ConversationView, "liveText">;
+}
+
 /** Runs `text` (with its `!`/`!!` prefix) and shows the output as it arrives. */
-export async function runShell(app: InteractiveApp, threadId: string, text: string): Promise<void> {
+export async function runShell(app: ShellHost, threadId: string, text: string): Promise<void> {
   const excludeFromContext = text.startsWith("!!");
   const command = text.slice(excludeFromContext ? 2 : 1).trim();
   nextShellId += 1;

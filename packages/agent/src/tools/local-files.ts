@@ -3,7 +3,7 @@
  * so the sandbox helper runs the very same code inside bubblewrap.
  */
 import { appendFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import type { ToolOperations } from "./operations.ts";
+import type { ToolOperations } from "./tool-operations.ts";
 
 /** File operations of a backend. */
 export type FileOperations = Pick<

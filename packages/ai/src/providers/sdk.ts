@@ -1,6 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
 import type { Api } from "../types.ts";
+import type { ClientSettings } from "./shared.ts";
+
+export type { ClientSettings };
 
 /**
  * The vendor SDKs are loaded on first use, not when `@knightcode/ai` is imported: together
@@ -36,13 +39,6 @@ export const sdkModules = {
   openai: once<OpenAIRuntime>(() => import("./openai-runtime.ts")),
   anthropic: once<AnthropicRuntime>(() => import("./anthropic-runtime.ts")),
 };
-
-/** What an SDK client is built from; together with the API, the client cache's key. */
-export interface ClientSettings {
-  apiKey: string;
-  baseURL: string;
-  defaultHeaders: Record<string, string>;
-}
 
 /**
  * How clients are built; retries are off because the agent loop owns retry policy. A test

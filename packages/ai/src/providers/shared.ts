@@ -12,7 +12,13 @@ import type {
   TextContent,
   ToolResultMessage,
 } from "../types.ts";
-import type { ClientSettings } from "./sdk.ts";
+
+/** What an SDK client is built from; together with the API, the client cache's key (`sdk.ts`). */
+export interface ClientSettings {
+  apiKey: string;
+  baseURL: string;
+  defaultHeaders: Record<string, string>;
+}
 
 /** Default endpoints for vendors whose key is mandatory. */
 export const VENDOR_BASE_URLS = {
