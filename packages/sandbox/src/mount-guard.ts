@@ -5,8 +5,17 @@
  * hiding nothing. Such a plan is refused, so the sandbox fails closed instead of open.
  */
 import { SandboxUnavailableError } from "./errors.ts";
-import type { Mount } from "./mount-plan.ts";
 import { isWithin } from "./paths.ts";
+
+/** One mount of a plan, in bubblewrap's order (a later mount covers what it lies over). */
+export interface Mount {
+  /** Its bubblewrap arguments. */
+  args: string[];
+  /** Where it appears inside the sandbox. */
+  dest: string;
+  /** What it shows there: host files, something private (empty or fresh), or nothing new (a symlink, a remount). */
+  shows: "host" | "private" | "none";
+}
 
 /**
  * The first private mount that a later host mount shows the host over, with that mount;

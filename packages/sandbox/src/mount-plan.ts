@@ -16,9 +16,11 @@
  * (mount-guard.ts).
  */
 import { join, sep } from "node:path";
-import { refuseUnsafeMounts } from "./mount-guard.ts";
+import { type Mount, refuseUnsafeMounts } from "./mount-guard.ts";
 import { insidePath, isWithin } from "./paths.ts";
 import type { SandboxNetwork } from "./settings.ts";
+
+export type { Mount };
 
 /** Secret folders below a home that stay hidden even when a writable root contains them. */
 export const HOME_SECRETS = [".ssh", ".aws", ".gnupg", ".config/gcloud", ".docker", ".kube", ".netrc"];
@@ -64,16 +66,6 @@ export interface RootEntry {
 
 // Mounted fresh, never copied from the host.
 const FRESH_ROOT_ENTRIES = new Set(["proc", "dev", "tmp"]);
-
-/** One mount of a plan, in bubblewrap's order (a later mount covers what it lies over). */
-export interface Mount {
-  /** Its bubblewrap arguments. */
-  args: string[];
-  /** Where it appears inside the sandbox. */
-  dest: string;
-  /** What it shows there: host files, something private (empty or fresh), or nothing new (a symlink, a remount). */
-  shows: "host" | "private" | "none";
-}
 
 const hostBind = (flag: string, source: string, dest: string): Mount => ({
   args: [flag, source, dest],
