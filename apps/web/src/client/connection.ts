@@ -1,0 +1,65 @@
+/**
+ * The page's connection to the server: one `AppServerClient` per socket, a new one after
+ * each drop, with the handshake done before anyone uses it. A dropped socket is retried
+ * with growing pauses (capped), and every successful (re)connect is announced so the app
+ * can resume what it had open from the last sequence number it saw.
+ */
+import { AppServerClient, type InitializeResult } from "@knightcode/app-server-protocol";
+import { openTransport } from "./socket.ts";
+
+/** How the connection is doing, for the status line. */
+export type ConnectionStatus = "connecting" | "connected" | "disconnected" | "unauthorized";
+
+export interface ConnectionOptions {
+  url: string;
+  token: string;
+  /** Registers handlers on a fresh client before its handshake. */
+  setup: (client: AppServerClient) => void;
+  /** Called after each successful handshake. */
+  onConnected: (client: AppServerClient, init: InitializeResult, reconnect: boolean) => void;
+  onStatus: (status: ConnectionStatus, detail?: string) => void;
+}
+
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5_000;
+
+/** Keeps a client connected. */
+export class Connection {
+  client: AppServerClient | undefined;
+  private retryMs = FIRST_RETRY_MS;
+  private connectedOnce = false;
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  /** Connects, and reconnects after every drop. */
+  start(): void {
+    void this.attempt();
+  }
+
+  private async attempt(): Promise<void> {
+    this.options.onStatus("connecting");
+    const client = new AppServerClient(openTransport(this.options.url, this.options.token));
+    this.options.setup(client);
+    let opened = false;
+    client.onClose(() => {
+      if (this.client === client) this.client = undefined;
+      if (opened) this.retryMs = FIRST_RETRY_MS;
+      this.options.onStatus("disconnected", `reconnecting in ${Math.round(this.retryMs / 100) / 10}s`);
+      setTimeout(() => void this.attempt(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+    });
+    try {
+      await client.connect();
+      opened = true;
+      const init = await client.initialize({ clientInfo: { name: "knightcode-web", version: "1" } });
+      this.client = client;
+      this.options.onStatus("connected");
+      const reconnect = this.connectedOnce;
+      this.connectedOnce = true;
+      this.options.onConnected(client, init, reconnect);
+    } catch (error) {
+      this.options.onStatus("disconnected", error instanceof Error ? error.message : String(error));
+      await client.close().catch(() => {});
+    }
+  }
+}

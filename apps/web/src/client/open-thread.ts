@@ -1,0 +1,132 @@
+/**
+ * The open thread's live side: loading its history (`thread/resume`, older pages with
+ * `thread/read`), applying its notifications in arrival order (items with payload
+ * references are resolved first, so a later delta never overtakes them), and turning
+ * the composer's actions into turn requests.
+ */
+import type { AppServerClient, Thread, Turn } from "@knightcode/app-server-protocol";
+import type { ConversationView } from "./conversation-view.ts";
+import { type Change, ThreadState, type TurnView, turnView } from "./thread-state.ts";
+
+/** A thread notification, as the app routes it here. */
+export interface ThreadNotification {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+async function resolvedTurn(client: AppServerClient, turn: Parameters<AppServerClient["resolveTurn"]>[0]) {
+  const whole: Turn = await client.resolveTurn(turn);
+  const items = (whole.items ?? []).filter((item) => item.type !== "payloadRef");
+  return turnView(whole, items as Parameters<typeof turnView>[1]);
+}
+
+/** One open thread. */
+export class OpenThread {
+  readonly state: ThreadState;
+  /** Notifications wait here while a resume is in flight, then apply after its snapshot. */
+  private buffered: ThreadNotification[] | undefined;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    thread: Thread,
+    private readonly view: ConversationView,
+    private readonly onChange: () => void,
+  ) {
+    this.state = new ThreadState(thread);
+  }
+
+  get id(): string {
+    return this.state.thread.id;
+  }
+
+  /** Loads the newest page and subscribes; a thread just started has nothing to load. */
+  async resume(client: AppServerClient): Promise<void> {
+    this.buffered = [];
+    try {
+      const result = await client.request("thread/resume", { threadId: this.id });
+      const turns = await Promise.all(result.turns.map((turn) => resolvedTurn(client, turn)));
+      this.state.thread = result.thread;
+      this.state.reset(turns, result.nextCursor);
+      if (result.runningTurn !== undefined)
+        this.state.upsertTurn(await resolvedTurn(client, result.runningTurn));
+      this.state.queue = result.queue;
+      this.state.usage = result.usage;
+    } finally {
+      const buffered = this.buffered;
+      this.buffered = undefined;
+      this.view.show(this.state);
+      for (const notification of buffered ?? []) this.receive(client, notification);
+      this.onChange();
+    }
+  }
+
+  /** Loads the next older page in front. */
+  async loadOlder(client: AppServerClient): Promise<void> {
+    const cursor = this.state.olderCursor;
+    if (cursor === undefined) return;
+    const page = await client.request("thread/read", { threadId: this.id, cursor });
+    const turns = await Promise.all(page.turns.map((turn) => resolvedTurn(client, turn)));
+    this.state.prepend(turns, page.nextCursor);
+    this.view.redrawAll();
+  }
+
+  /** Takes a notification for this thread, in order. */
+  receive(client: AppServerClient, notification: ThreadNotification): void {
+    if (this.buffered !== undefined) {
+      this.buffered.push(notification);
+      return;
+    }
+    this.chain = this.chain
+      .then(() => this.apply(client, notification))
+      .catch((error: unknown) => console.error("could not apply", notification.method, error));
+  }
+
+  private async apply(client: AppServerClient, { method, params }: ThreadNotification): Promise<void> {
+    const turnId = params.turnId as string;
+    let change: Change | undefined;
+    switch (method) {
+      case "turn/started":
+        change = this.state.upsertTurn(await resolvedTurn(client, params.turn as Turn));
+        break;
+      case "turn/completed":
+        change = this.state.completeTurn(params.turn as Turn);
+        break;
+      case "item/started":
+      case "item/completed": {
+        const item = await client.resolveItem(params.item as Parameters<AppServerClient["resolveItem"]>[0]);
+        change = this.state.putItem(turnId, item);
+        break;
+      }
+      case "item/removed":
+        change = this.state.removeItem(turnId, params.itemId as string);
+        break;
+      case "item/agentMessage/delta":
+      case "item/reasoning/delta":
+        change = this.state.appendDelta(
+          turnId,
+          params.itemId as string,
+          method === "item/reasoning/delta" ? "reasoning" : "agentMessage",
+          params.delta as string,
+        );
+        break;
+      case "turn/queue/updated":
+        this.state.queue = {
+          steering: params.steering as string[],
+          followUp: params.followUp as { id: string; text: string }[],
+        };
+        break;
+      case "thread/tokenUsage/updated":
+        this.state.usage = params.usage as ThreadState["usage"];
+        break;
+      default:
+        return;
+    }
+    if (change !== undefined) this.view.update(change);
+    this.onChange();
+  }
+
+  /** The running turn, if any. */
+  running(): TurnView | undefined {
+    return this.state.runningTurn;
+  }
+}
