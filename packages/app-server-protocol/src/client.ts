@@ -34,6 +34,14 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** Base64 to bytes with `atob`, which Bun, Node and browsers all have (`Buffer` is not in browsers). */
+function decodeBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
 /** True when a value is a payload reference. */
 export function isPayloadRef(value: unknown): value is PayloadRef {
   return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "payloadRef";
@@ -136,7 +144,7 @@ export class AppServerClient {
     let filled = 0;
     for (;;) {
       const chunk = await this.request("payload/read", { id: ref.id, offset });
-      const data = Buffer.from(chunk.data, "base64");
+      const data = decodeBase64(chunk.data);
       if (offset + data.length > bytes.length)
         throw new Error(`payload ${ref.id} is longer than its reference says`);
       bytes.set(data, offset);
