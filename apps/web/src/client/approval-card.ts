@@ -1,6 +1,8 @@
 /**
- * An approval request as a card: the tool, what it would do, why it asks, and one button
- * per decision the server offered (never a fixed list). Decline takes an optional message
+ * An approval request as a card: the tool, what it would do (the server's preview: the
+ * diff a file tool would apply, a command with its folder, an extension or MCP tool's
+ * source; the raw input otherwise), why it asks, and one button per decision the server
+ * offered (never a fixed list). Decline takes an optional message
  * for the agent. The card goes away when answered or withdrawn.
  */
 import type {
@@ -9,6 +11,7 @@ import type {
   ItemToolCallRequestApprovalResult,
 } from "@knightcode/app-server-protocol";
 import { MAX_DECLINE_MESSAGE_CHARS } from "@knightcode/app-server-protocol";
+import { diffView } from "./diff-view.ts";
 import { h } from "./dom.ts";
 
 const LABELS: Record<ApprovalDecision, string> = {
@@ -24,6 +27,60 @@ export function decisionLabel(decision: ApprovalDecision, prefix: string | undef
   return decision === "acceptPrefixForSession" && prefix !== undefined
     ? `Always allow \`${prefix}\``
     : LABELS[decision];
+}
+
+function inputView(params: ItemToolCallRequestApprovalParams): HTMLElement {
+  const text =
+    params.input === undefined ? "(input too large to show inline)" : JSON.stringify(params.input, null, 2);
+  return h("pre", { class: "approval-input" }, text);
+}
+
+/** What the call would do, from the server's preview; the raw input when there is none. */
+function previewView(params: ItemToolCallRequestApprovalParams): HTMLElement {
+  const preview = params.preview;
+  if (preview === undefined) return inputView(params);
+  switch (preview.type) {
+    case "fileChange":
+      return h(
+        "div",
+        { class: "approval-preview" },
+        h(
+          "div",
+          { class: "file-change-path" },
+          `${preview.kind === "add" ? "create" : "modify"} ${preview.path}`,
+        ),
+        preview.error === undefined
+          ? null
+          : h("div", { class: "approval-error" }, `would fail: ${preview.error}`),
+        preview.diff === undefined
+          ? preview.diffRef === undefined
+            ? null
+            : h(
+                "div",
+                { class: "approval-reason" },
+                `(diff of ${preview.diffRef.byteLength} bytes, too large to show)`,
+              )
+          : diffView(preview.diff),
+      );
+    case "command":
+      return h(
+        "div",
+        { class: "approval-preview" },
+        h("pre", { class: "approval-command" }, `$ ${preview.command}`),
+        h("div", { class: "approval-reason" }, `in ${preview.cwd}`),
+      );
+    case "tool":
+      return h(
+        "div",
+        { class: "approval-preview" },
+        h(
+          "div",
+          { class: "approval-reason" },
+          `${preview.source === "mcp" ? "MCP server" : "extension"} ${preview.server}, tool ${preview.tool}`,
+        ),
+        inputView(params),
+      );
+  }
 }
 
 /** Shows a card in `container`; resolves with the reader's decision, or `cancel` once withdrawn. */
@@ -57,14 +114,12 @@ export function askApproval(
         decisionLabel(decision, params.prefix),
       ),
     );
-    const input =
-      params.input === undefined ? "(input too large to show inline)" : JSON.stringify(params.input, null, 2);
     const card = h(
       "div",
       { class: "approval-card", "data-item-id": params.itemId },
       h("div", { class: "approval-title" }, `Allow ${params.toolName}?`),
       params.reason === undefined ? null : h("div", { class: "approval-reason" }, params.reason),
-      h("pre", { class: "approval-input" }, input),
+      previewView(params),
       params.decisions.includes("decline") ? message : null,
       h("div", { class: "approval-buttons" }, ...buttons),
     );
