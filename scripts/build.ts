@@ -17,16 +17,22 @@
  *   all, so an extension's own dependency whose entry only package.json names (`main`,
  *   `exports`: typebox, most of npm) would not resolve;
  * - user files (extensions, their own `node_modules`) are never bundled: they are
- *   imported at run time from disk, as they are from source.
+ *   imported at run time from disk, as they are from source;
+ * - the web client (`apps/web`) is bundled for the browser first, and its files are
+ *   compiled in as a module that replaces `web-assets.ts` (which bundles at run time
+ *   from the sources), so `knightcode web` serves them without reading a file.
  *
  * `--outfile <path>` writes elsewhere (the cold-start bench builds into a temp dir).
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
+import { embeddedAssetsModule, loadWebAssets } from "@knightcode/web";
 
 const ROOT = join(import.meta.dir, "..");
 export const ENTRY = join(ROOT, "apps", "cli", "src", "main.ts");
 export const DEFAULT_OUTFILE = join(ROOT, "dist", "knightcode");
+/** The module the binary gets with the web client's files inside. */
+const WEB_ASSETS_MODULE = join(ROOT, "apps", "web", "src", "server", "web-assets.ts");
 
 export interface BuildOptions {
   outfile?: string;
@@ -36,8 +42,10 @@ export interface BuildOptions {
 export async function buildBinary(options: BuildOptions = {}): Promise<string> {
   const outfile = resolve(options.outfile ?? DEFAULT_OUTFILE);
   await mkdir(dirname(outfile), { recursive: true });
+  const webAssets = await loadWebAssets();
   const result = await Bun.build({
     entrypoints: [ENTRY],
+    files: { [WEB_ASSETS_MODULE]: embeddedAssetsModule(webAssets) },
     target: "bun",
     format: "esm",
     bytecode: true,

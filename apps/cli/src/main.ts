@@ -13,7 +13,8 @@ const command = parseArgs(process.argv.slice(2));
 quietIdleTerminal(command);
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||
-  ((command.kind === "appServer" || command.kind === "acp") && command.sandbox === "process");
+  ((command.kind === "appServer" || command.kind === "acp" || command.kind === "web") &&
+    command.sandbox === "process");
 if (processSandbox && process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1") {
   const { runInProcessSandbox } = await import("./process-sandbox.ts");
   process.exit(await runInProcessSandbox(process.argv.slice(2)));
@@ -39,6 +40,11 @@ switch (command.kind) {
   case "appServer": {
     const { runAppServer } = await import("./app-server-command.ts");
     await runAppServer(command);
+    break;
+  }
+  case "web": {
+    const { runWeb } = await import("./web-command.ts");
+    await runWeb(command);
     break;
   }
   case "acp": {

@@ -16,10 +16,16 @@ import { Connection, type ConnectionStatus } from "./connection.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { OpenThread } from "./open-thread.ts";
-import { rememberCwd } from "./pairing.ts";
+import { rememberCwd, rememberedThread, rememberThread } from "./pairing.ts";
 import { Pickers } from "./pickers.ts";
 import { sessionTreeView } from "./session-tree.ts";
 import { ThreadList } from "./thread-list.ts";
+
+/** A thread known only by its ID until `thread/resume` answers with the real one. */
+function placeholderThread(id: string, cwd: string): ThreadSummary {
+  const now = new Date().toISOString();
+  return { id, cwd, createdAt: now, updatedAt: now, archived: false, status: { type: "notLoaded" } };
+}
 
 function byId<T extends HTMLElement>(id: string): T {
   return document.getElementById(id) as T;
@@ -108,6 +114,8 @@ export class App {
         this.list.setStatus(threadId!, params.status as ThreadSummary["status"]);
       if (method === "thread/started") this.threadStarted((params as { thread: ThreadSummary }).thread);
       if (method === "thread/deleted") this.list.remove(threadId!);
+      // a finished turn can name an untitled thread and reorders the list
+      if (method === "thread/turn/completed" && this.cwdInput.value !== "") void this.loadThreads(false);
       if (method === "warning" || method === "error") this.notice(String(params.message), method);
     });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) =>
@@ -121,6 +129,11 @@ export class App {
       this.pickers.setModels(models, this.open?.state.thread.model);
       if (this.cwdInput.value !== "") await this.loadThreads(false);
       if (this.open !== undefined) await this.open.resume(client);
+      else {
+        // a reload reopens the thread the tab had open, running turn and all
+        const threadId = rememberedThread(sessionStorage);
+        if (threadId !== undefined) await this.openThread(placeholderThread(threadId, this.cwdInput.value));
+      }
       this.refresh();
     });
   }
@@ -170,6 +183,7 @@ export class App {
     this.open = new OpenThread({ ...thread }, this.conversation, () => this.refresh());
     this.list.openId = thread.id;
     this.list.draw();
+    rememberThread(sessionStorage, thread.id);
     await this.guard(() =>
       this.withClient(async (client) => {
         if (previous !== undefined)

@@ -4,8 +4,7 @@
  * with growing pauses (capped), and every successful (re)connect is announced so the app
  * can resume what it had open from the last sequence number it saw.
  */
-import { AppServerClient, type InitializeResult } from "@knightcode/app-server-protocol";
-import { openTransport } from "./socket.ts";
+import { AppServerClient, type InitializeResult, WebSocketTransport } from "@knightcode/app-server-protocol";
 
 /** How the connection is doing, for the status line. */
 export type ConnectionStatus = "connecting" | "connected" | "disconnected" | "unauthorized";
@@ -38,7 +37,12 @@ export class Connection {
 
   private async attempt(): Promise<void> {
     this.options.onStatus("connecting");
-    const client = new AppServerClient(openTransport(this.options.url, this.options.token));
+    // a browser cannot set headers on a WebSocket: the token goes as a subprotocol
+    const transport = new WebSocketTransport(this.options.url, {
+      token: this.options.token,
+      tokenVia: "subprotocol",
+    });
+    const client = new AppServerClient(transport);
     this.options.setup(client);
     let opened = false;
     client.onClose(() => {

@@ -8,6 +8,7 @@
 
 const TOKEN_KEY = "knightcode.token";
 const CWD_KEY = "knightcode.cwd";
+const THREAD_KEY = "knightcode.thread";
 
 /** What the page was paired with. */
 export interface Pairing {
@@ -29,4 +30,14 @@ export function takePairing(location: Location, history: History, storage: Stora
 /** Remembers the project folder the reader chose last. */
 export function rememberCwd(storage: Storage, cwd: string): void {
   storage.setItem(CWD_KEY, cwd);
+}
+
+/** Remembers the open thread, so a reload of the tab opens it again. */
+export function rememberThread(storage: Storage, threadId: string): void {
+  storage.setItem(THREAD_KEY, threadId);
+}
+
+/** The thread this tab had open. */
+export function rememberedThread(storage: Storage): string | undefined {
+  return storage.getItem(THREAD_KEY) ?? undefined;
 }

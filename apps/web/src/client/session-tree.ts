@@ -10,6 +10,8 @@ import { treeRows } from "./tree-rows.ts";
 /** The tree as a list; `onPick` gets the entry the reader chose. */
 export function sessionTreeView(tree: ThreadTreeReadResult, onPick: (entry: TreeEntry) => void): HTMLElement {
   const current = new Set(tree.currentBranch);
+  // the leaf itself may be a marker entry the tree does not list: the branch's last message stands for it
+  const leaf = tree.currentBranch.at(-1);
   const rows = treeRows(tree.entries).map(({ entry, depth, branchStart }) => {
     const row = h(
       "li",
@@ -18,7 +20,7 @@ export function sessionTreeView(tree: ThreadTreeReadResult, onPick: (entry: Tree
           "tree-row",
           `kind-${entry.kind}`,
           current.has(entry.id) ? "current" : "",
-          entry.id === tree.leafId ? "leaf" : "",
+          entry.id === leaf ? "leaf" : "",
         ].join(" "),
         "data-entry-id": entry.id,
       },

@@ -1,0 +1,227 @@
+/**
+ * The web client in a real browser against a real `knightcode web` child: pair with the
+ * printed link, start a thread on the mock model, stream a reply, answer an approval,
+ * see the edit's diff, interrupt a turn, reload mid-turn and see the turn go on. Each
+ * step's screenshot is written to a temp dir (kept, its paths printed) to look at.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { splitIntoDeltas, toolCallReply } from "@knightcode/testkit";
+import type { Page } from "playwright-core";
+import { type Browser, launchBrowser } from "./support/browser.ts";
+import { startWebChild, type WebChild } from "./support/web-child.ts";
+
+const WAIT = { timeout: 20_000 };
+/** bun's guard per test (a browser step can take seconds on a loaded machine), not a timing assertion. */
+const TEST_TIMEOUT = 90_000;
+
+let server: WebChild;
+let browser: Browser;
+let page: Page;
+let shots: string;
+let shotCount = 0;
+const foreignRequests: string[] = [];
+
+async function screenshot(name: string): Promise<void> {
+  const path = join(shots, `${String(++shotCount).padStart(2, "0")}-${name}.png`);
+  await page.screenshot({ path });
+  console.log(`screenshot: ${path}`);
+}
+
+/** A gate the mock's paused stream waits on. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+async function send(text: string): Promise<void> {
+  await page.locator("#composer textarea").fill(text);
+  await page.locator('#composer button[name="send"]').click();
+}
+
+/** A text reply in 10 deltas whose stream holds after the first 4 until `resumeWhen`. */
+function pausedReply(text: string, resumeWhen: Promise<void>) {
+  const pieces = splitIntoDeltas(text, 10);
+  // one SSE event opens the message, then one per delta
+  return {
+    script: { steps: [{ type: "text" as const, text, deltas: 10 }], pauseAfterEvents: 5, resumeWhen },
+    shown: pieces.slice(0, 4).join(""),
+  };
+}
+
+beforeAll(async () => {
+  shots = await mkdtemp(join(tmpdir(), "knightcode-web-shots-"));
+  server = await startWebChild();
+  await writeFile(join(server.agent.cwd, "greeting.ts"), 'export const greeting = "hello world";\n');
+  browser = await launchBrowser();
+  page = browser.page;
+  page.on(
+    "request",
+    (request) => {
+      if (!request.url().startsWith(server.origin)) foreignRequests.push(request.url());
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+afterAll(async () => {
+  await browser?.[Symbol.asyncDispose]();
+  await server?.[Symbol.asyncDispose]();
+});
+
+describe("the web client in chromium", () => {
+  test(
+    "pairs with the link: connects, keeps the token for the tab and takes it out of the address bar",
+    async () => {
+      await page.goto(server.link);
+      await page.locator(".connection.connected").waitFor(WAIT);
+      expect(page.url()).toBe(`${server.origin}/`);
+      expect(await page.evaluate("sessionStorage.getItem('knightcode.token')")).toBe(
+        new URLSearchParams(server.link.split("#")[1]).get("token"),
+      );
+      expect(await page.locator("#cwd").inputValue()).toBe(server.agent.cwd);
+      await screenshot("paired");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "starts a thread on the picked model in ask mode",
+    async () => {
+      await page.locator("#model").selectOption("mock-completions/mock-model");
+      await page.locator("#approval-mode").selectOption("ask");
+      await page.locator("#new-thread").click();
+      await page.locator(".thread-row.open").waitFor(WAIT);
+      expect(await page.locator("#composer textarea").isEnabled()).toBe(true);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "an edit asks first; the card offers the server's decisions and its diff; allowing shows the tool block with the diff; the reply streams in as markdown",
+    async () => {
+      const release = gate();
+      const reply = pausedReply(
+        "Changed **greeting.ts** as asked: the greeting now names the browser instead of the whole world, " +
+          'which is what you wanted.\n\n```ts\nexport const greeting = "hello browser";\n```\n\nAnything else?',
+        release.opened,
+      );
+      server.mock.enqueue(
+        toolCallReply({
+          name: "edit",
+          arguments: { path: "greeting.ts", edits: [{ oldText: "world", newText: "browser" }] },
+          id: "call_edit",
+        }),
+        reply.script,
+      );
+      await send("Greet the browser instead of the world");
+
+      const card = page.locator(".approval-card");
+      await card.waitFor(WAIT);
+      const decisions = await card
+        .locator("button[data-decision]")
+        .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-decision")));
+      expect(decisions).toContain("accept");
+      expect(decisions).toContain("decline");
+      expect(await card.locator(".diff-add").allTextContents()).toContain(
+        '+export const greeting = "hello browser";\n',
+      );
+      await screenshot("approval");
+      await card.locator('button[data-decision="accept"]').click();
+      await card.waitFor({ state: "detached", ...WAIT });
+
+      const tool = page.locator('.item.tool[data-tool="edit"]');
+      await tool.locator(".diff-add", { hasText: "hello browser" }).waitFor(WAIT);
+      await tool.locator(".diff-del", { hasText: "hello world" }).waitFor(WAIT);
+      expect(await readFile(join(server.agent.cwd, "greeting.ts"), "utf8")).toContain("hello browser");
+
+      const agent = page.locator(".item.agent").last();
+      await page.locator(".item.agent", { hasText: "Changed" }).waitFor(WAIT);
+      // streamed so far: the start of the reply, rendered, and not yet its end
+      // streamed so far: the start of the reply, rendered, and not yet its end
+      expect(await agent.textContent()).toContain(reply.shown.replaceAll("**", ""));
+      expect(await agent.textContent()).not.toContain("Anything else?");
+      expect(await agent.textContent()).not.toContain("Anything else?");
+      expect(await page.locator(".turn-status.status-inProgress").count()).toBe(1);
+      await screenshot("streaming");
+      release.open();
+
+      await page.locator(".turn.status-completed").first().waitFor(WAIT);
+      expect(await agent.locator("strong").textContent()).toBe("greeting.ts");
+      expect(await agent.locator("code.language-ts .hljs-keyword").first().textContent()).toBe("export");
+      await screenshot("reply-with-diff");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "Interrupt stops the running turn, which ends interrupted",
+    async () => {
+      const release = gate();
+      const reply = pausedReply(
+        "Counting: one, two, three, four, five, six, seven, eight, nine, ten.",
+        release.opened,
+      );
+      server.mock.enqueue(reply.script);
+      await send("Count to ten slowly");
+      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+      await page.locator('#composer button[name="interrupt"]').click();
+      await page.locator(".turn.status-interrupted").waitFor(WAIT);
+      expect(await page.locator('#composer button[name="send"]').isVisible()).toBe(true);
+      await screenshot("interrupted");
+      release.open();
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a reload in the middle of a turn reopens the thread and the turn goes on to its end",
+    async () => {
+      const release = gate();
+      const text = "Once upon a time a page was reloaded, and nothing it was shown got lost on the way.";
+      const reply = pausedReply(text, release.opened);
+      server.mock.enqueue(reply.script);
+      await send("Tell me a short story");
+      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+
+      await page.reload();
+      await page.locator(".connection.connected").waitFor(WAIT);
+      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+      await page.locator(".turn.status-inProgress").waitFor(WAIT);
+      await screenshot("reloaded-mid-turn");
+      release.open();
+
+      await page.locator(".item.agent", { hasText: "got lost on the way." }).waitFor(WAIT);
+      await page.locator(".turn.status-completed").nth(1).waitFor(WAIT);
+      expect(await page.locator(".turn").count()).toBe(3);
+      await screenshot("turn-finished-after-reload");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "the session tree lists the thread's messages, the current branch marked",
+    async () => {
+      await page.locator("#tree-toggle").click();
+      const rows = page.locator("#tree-panel .tree-row");
+      await rows.first().waitFor(WAIT);
+      expect(await page.locator("#tree-panel .tree-row.kind-user").count()).toBe(3);
+      expect(await page.locator("#tree-panel .tree-row.leaf").count()).toBe(1);
+      await screenshot("session-tree");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "the page loaded nothing from anywhere but its own server",
+    () => {
+      expect(foreignRequests).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+});
