@@ -14,6 +14,11 @@ export type ThreadTreeReadParams = Static<typeof ThreadTreeReadParams>;
 export const TreeEntry = Type.Object({
   id: Type.String(),
   parentId: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * The nearest ancestor that `entries` lists, null when there is none: the edge a client
+   * draws. `parentId` can name an entry the tree leaves out (a turn marker, a tool result).
+   */
+  treeParentId: Type.Union([Type.String(), Type.Null()]),
   /** `user`/`assistant` messages, a user `shell` command, a `compaction` or a `branchSummary`. */
   kind: Type.Union([
     Type.Literal("user"),

@@ -46,6 +46,12 @@ for (const target of TARGETS) {
         ]);
         expect(before.currentBranch).toEqual(before.entries.map((e) => e.id));
         const two = before.entries[2]!;
+        // the edges to draw skip the turn markers between them; the raw parent of a later prompt is one
+        expect(before.entries.map((e) => e.treeParentId)).toEqual([
+          null,
+          ...before.entries.slice(0, -1).map((e) => e.id),
+        ]);
+        expect(two.parentId).not.toBe(before.entries[1]!.id);
 
         const moved = await client.request("thread/tree/navigate", {
           threadId: thread.id,

@@ -27,7 +27,7 @@ function preview(text: string): string {
 }
 
 /** The tree entry an entry shows as, or undefined for entries that are not conversation. */
-function treeEntry(entry: SessionEntry): TreeEntry | undefined {
+function treeEntry(entry: SessionEntry): Omit<TreeEntry, "treeParentId"> | undefined {
   const base = { id: entry.id, parentId: entry.parentId, timestamp: entry.timestamp };
   if (entry.type === "compaction") return { ...base, kind: "compaction", preview: preview(entry.summary) };
   if (entry.type === "branch_summary")
@@ -50,7 +50,18 @@ function treeEntry(entry: SessionEntry): TreeEntry | undefined {
 
 /** Every conversation entry, the leaf, and which entries the current branch holds. */
 export function readSessionTree(session: SessionFile): ThreadTreeReadResult {
-  const entries = session.entries.map(treeEntry).filter((e): e is TreeEntry => e !== undefined);
+  const listed = session.entries
+    .map(treeEntry)
+    .filter((e): e is Omit<TreeEntry, "treeParentId"> => e !== undefined);
+  const shown = new Set(listed.map((e) => e.id));
+  const parentOf = new Map(session.entries.map((e) => [e.id, e.parentId]));
+  // walks up past the entries the tree leaves out (parents come first in the file, so it ends)
+  const treeParentId = (parentId: string | null): string | null => {
+    let id = parentId;
+    while (id !== null && !shown.has(id)) id = parentOf.get(id) ?? null;
+    return id;
+  };
+  const entries: TreeEntry[] = listed.map((e) => ({ ...e, treeParentId: treeParentId(e.parentId) }));
   const onBranch = new Set(session.branch().map((e) => e.id));
   return {
     entries,
