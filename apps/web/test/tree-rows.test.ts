@@ -2,8 +2,15 @@ import { describe, expect, test } from "bun:test";
 import type { TreeEntry } from "@knightcode/app-server-protocol";
 import { treeRows } from "../src/client/tree-rows.ts";
 
-function entry(id: string, parentId: string | null, kind: TreeEntry["kind"] = "user"): TreeEntry {
-  return { id, parentId, kind, preview: id, timestamp: "2026-01-01T00:00:00.000Z" };
+function entry(id: string, treeParentId: string | null, kind: TreeEntry["kind"] = "user"): TreeEntry {
+  return {
+    id,
+    parentId: treeParentId,
+    treeParentId,
+    kind,
+    preview: id,
+    timestamp: "2026-01-01T00:00:00.000Z",
+  };
 }
 
 describe("treeRows", () => {
@@ -35,8 +42,16 @@ describe("treeRows", () => {
     ]);
   });
 
-  test("an entry whose parent is not listed hangs from the root", () => {
-    const rows = treeRows([entry("a", "model-change"), entry("b", "a", "assistant")]);
-    expect(rows.map((row) => row.entry.id)).toEqual(["a", "b"]);
+  test("edges follow treeParentId, not the raw parent (a turn marker the tree leaves out)", () => {
+    const rows = treeRows([
+      entry("a", null),
+      entry("b", "a", "assistant"),
+      { ...entry("c", "b"), parentId: "turn-end-marker" },
+    ]);
+    expect(rows.map((row) => [row.entry.id, row.depth])).toEqual([
+      ["a", 0],
+      ["b", 0],
+      ["c", 0],
+    ]);
   });
 });

@@ -97,7 +97,8 @@ describe("the web client in chromium", () => {
       await page.locator("#approval-mode").selectOption("ask");
       await page.locator("#new-thread").click();
       await page.locator(".thread-row.open").waitFor(WAIT);
-      expect(await page.locator("#composer textarea").isEnabled()).toBe(true);
+      // the composer opens once the thread is subscribed
+      await page.locator("#composer textarea:enabled").waitFor(WAIT);
     },
     TEST_TIMEOUT,
   );
@@ -205,14 +206,78 @@ describe("the web client in chromium", () => {
   );
 
   test(
+    "while a turn runs, Steer hands it text the model then sees, and Queue holds a follow-up until removed",
+    async () => {
+      const release = gate();
+      const reply = pausedReply(
+        "Working on it: reading, thinking, writing, checking, done with the first part.",
+        release.opened,
+      );
+      server.mock.enqueue(reply.script, { steps: [{ type: "text", text: "Steered as asked." }] });
+      await send("Do the long task");
+      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+
+      await page.locator("#composer textarea").fill("Also mention the steer");
+      await page.locator('#composer button[name="steer"]').click();
+      await page.locator("#queue .steering", { hasText: "Also mention the steer" }).waitFor(WAIT);
+
+      await page.locator("#composer textarea").fill("A follow-up for later");
+      await page.locator('#composer button[name="queue"]').click();
+      const queued = page.locator("#queue .follow-up", { hasText: "A follow-up for later" });
+      await queued.waitFor(WAIT);
+      await screenshot("steer-and-queue");
+      await queued.locator("button").click();
+      await queued.waitFor({ state: "detached", ...WAIT });
+
+      const requestsBefore = server.mock.requests.length;
+      release.open();
+      await page.locator(".item.agent", { hasText: "Steered as asked." }).waitFor(WAIT);
+      expect(server.mock.requests.length).toBe(requestsBefore + 1);
+      expect(server.mock.requests.at(-1)!.rawBody).toContain("Also mention the steer");
+      expect(server.mock.requests.at(-1)!.rawBody).not.toContain("A follow-up for later");
+      await page.locator(".turn.status-completed").nth(2).waitFor(WAIT);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "the search box keeps the threads whose title has every word",
+    async () => {
+      await page.locator("#new-thread").click();
+      await page.locator(".thread-row").nth(1).waitFor(WAIT);
+      await page.locator("#search").fill("greet BROWSER");
+      expect(await page.locator(".thread-row").count()).toBe(1);
+      expect(await page.locator(".thread-row .thread-title").textContent()).toContain("Greet the browser");
+      await page.locator("#search").fill("");
+      expect(await page.locator(".thread-row").count()).toBe(2);
+      // back to the first thread for the tree
+      await page.locator(".thread-row", { hasText: "Greet the browser" }).locator("button").click();
+      await page.locator(".item.agent", { hasText: "Steered as asked." }).waitFor(WAIT);
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     "the session tree lists the thread's messages, the current branch marked",
     async () => {
       await page.locator("#tree-toggle").click();
       const rows = page.locator("#tree-panel .tree-row");
       await rows.first().waitFor(WAIT);
-      expect(await page.locator("#tree-panel .tree-row.kind-user").count()).toBe(3);
+      // four prompts and the steer
+      expect(await page.locator("#tree-panel .tree-row.kind-user").count()).toBe(5);
       expect(await page.locator("#tree-panel .tree-row.leaf").count()).toBe(1);
       await screenshot("session-tree");
+
+      // continuing after the first reply: the conversation is that branch, one turn long
+      const firstReply = page.locator("#tree-panel .tree-row.kind-assistant", {
+        hasText: "as asked: the greeting",
+      });
+      await firstReply.locator("button").click();
+      await page.locator("#tree-panel").waitFor({ state: "hidden", ...WAIT });
+      await page.waitForFunction("document.querySelectorAll('#conversation .turn').length === 1", null, WAIT);
+      await page.locator("#tree-toggle").click();
+      await page.locator("#tree-panel .tree-row.leaf", { hasText: "as asked: the greeting" }).waitFor(WAIT);
+      await screenshot("session-tree-moved");
     },
     TEST_TIMEOUT,
   );

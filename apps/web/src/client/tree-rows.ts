@@ -18,8 +18,8 @@ export function treeRows(entries: readonly TreeEntry[]): TreeRow[] {
   const children = new Map<string | null, TreeEntry[]>();
   const ids = new Set(entries.map((entry) => entry.id));
   for (const entry of entries) {
-    // an entry whose parent is not a message entry hangs from the nearest shown ancestor: the root
-    const parent = entry.parentId !== null && ids.has(entry.parentId) ? entry.parentId : null;
+    // drawn from the nearest listed ancestor (the server's `treeParentId`), never from a marker
+    const parent = entry.treeParentId !== null && ids.has(entry.treeParentId) ? entry.treeParentId : null;
     const list = children.get(parent) ?? [];
     list.push(entry);
     children.set(parent, list);

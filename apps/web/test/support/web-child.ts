@@ -2,7 +2,7 @@
  * A real `knightcode web` child on 127.0.0.1 (a free port), its models pointed at the
  * testkit's loopback mock, and the pairing link it printed on stderr.
  */
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   type MockModelServer,
   mockModelsJson,
@@ -13,6 +13,14 @@ import {
 
 /** The CLI's entry point in this checkout. */
 const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "cli", "src", "main.ts");
+
+/** `knightcode <args>` from the sources, or the compiled binary `KNIGHTCODE_BIN` names. */
+function knightcodeArgv(args: string[]): string[] {
+  const binary = process.env.KNIGHTCODE_BIN;
+  return binary === undefined || binary === ""
+    ? [process.execPath, CLI_MAIN, ...args]
+    : [resolve(binary), ...args];
+}
 
 /** A running `knightcode web`. */
 export interface WebChild extends AsyncDisposable {
@@ -58,7 +66,7 @@ function waitForText(
 export async function startWebChild(): Promise<WebChild> {
   const mock = await startMockModelServer();
   const agent = await tempAgentDir({ models: mockModelsJson(mock) });
-  const child = Bun.spawn([process.execPath, CLI_MAIN, "web", "--listen", "ws://127.0.0.1:0"], {
+  const child = Bun.spawn(knightcodeArgv(["web", "--listen", "ws://127.0.0.1:0"]), {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "ignore",
