@@ -5,12 +5,15 @@
  * answered once it has loaded, so the first thread/start, list or read after the
  * handshake runs at once instead of waiting for the load.
  */
-import { keepConsoleOffStdout, serveStdio } from "@knightcode/app-server";
+import { keepConsoleOffStdout, type ServeListenerOptions, serveStdio } from "@knightcode/app-server";
 import type { ServerOptions } from "./args.ts";
 import { startLazyHost } from "./lazy-host.ts";
 
 /** Runs the server until shutdown ends the process; a listener that cannot start exits 2 with the reason. */
-export async function runAppServer(options: ServerOptions): Promise<void> {
+export async function runAppServer(
+  options: ServerOptions,
+  listener: Pick<ServeListenerOptions, "staticAssets" | "onListening"> = {},
+): Promise<void> {
   // before anything loads that might log: stdout is the protocol's
   keepConsoleOffStdout();
   const { sandbox, listen, ...rest } = options;
@@ -49,6 +52,7 @@ export async function runAppServer(options: ServerOptions): Promise<void> {
   try {
     await serveListener({
       ...serverOptions,
+      ...listener,
       address,
       agentDir: resolveAgentDir(process.env),
       allowOrigins: listen.allowOrigins,

@@ -23,6 +23,9 @@ export const USAGE = `Usage:
       wss://IP:PORT with --tls-cert/--tls-key), which always needs a token: --token-file
       PATH, else one is made per start (its file is printed on stderr). --allow-origin
       <origin> (repeatable) lets that browser origin connect. See docs/remote.md.
+  knightcode web [--listen ws://IP:PORT] [--open] [app-server options]
+      Serve the web client at / of a WebSocket listener (default ws://127.0.0.1:0, a free
+      port) and print its pairing link on stderr; --open opens it in the browser.
   knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
   knightcode demo
@@ -106,6 +109,7 @@ export type Command =
   | { kind: "agent"; options: AgentOptions }
   | ({ kind: "appServer" } & ServerOptions)
   | ({ kind: "acp" } & ServerOptions)
+  | ({ kind: "web"; open: boolean } & ServerOptions)
   | { kind: "demo" }
   | { kind: "package"; argv: string[] }
   | { kind: "error"; message: string };
@@ -165,6 +169,8 @@ export function parseArgs(argv: readonly string[]): Command {
       return parseAppServer(rest);
     case "acp":
       return parseAcp(rest);
+    case "web":
+      return parseWeb(rest);
     case "demo":
       return rest.length === 0
         ? { kind: "demo" }
@@ -404,6 +410,22 @@ function conflictOf(options: AgentOptions): string | undefined {
   if (options.mode === "json" && !options.print) return "--mode json needs -p/--print";
   if (options.resume && options.print) return "--resume needs the interactive terminal, not -p";
   return undefined;
+}
+
+/** Where `knightcode web` listens without `--listen`: loopback, on a free port. */
+export const WEB_DEFAULT_LISTEN = "ws://127.0.0.1:0";
+
+/** `web`: the app-server options (on a WebSocket listener) plus `--open`. */
+function parseWeb(rest: readonly string[]): Command {
+  const open = rest.includes("--open");
+  const parsed = parseAppServer(rest.filter((arg) => arg !== "--open"));
+  if (parsed.kind !== "appServer") return parsed;
+  const { kind: _kind, listen, ...options } = parsed;
+  const url = listen?.url ?? WEB_DEFAULT_LISTEN;
+  if (!/^wss?:\/\//.test(url)) {
+    return { kind: "error", message: `web serves a browser over ws:// or wss://, not '${url}'` };
+  }
+  return { kind: "web", open, ...options, listen: { allowOrigins: [], ...listen, url } };
 }
 
 /** `knightcode acp` takes the app server's options: the same host behind another protocol. */

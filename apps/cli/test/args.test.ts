@@ -212,4 +212,31 @@ describe("knightcode arguments", () => {
       extensionFlags: [{ name: "plan" }],
     });
   });
+
+  test("web listens on a free loopback port unless told, takes --open and the app-server options", () => {
+    expect(parseArgs(["web"])).toEqual({
+      kind: "web",
+      open: false,
+      extensions: [],
+      extensionFlags: [],
+      listen: { url: "ws://127.0.0.1:0", allowOrigins: [] },
+    });
+    expect(
+      parseArgs(["web", "--open", "--listen", "ws://127.0.0.1:4500", "--token-file", "t", "-e", "x.ts"]),
+    ).toEqual({
+      kind: "web",
+      open: true,
+      extensions: ["x.ts"],
+      extensionFlags: [],
+      listen: { url: "ws://127.0.0.1:4500", tokenFile: "t", allowOrigins: [] },
+    });
+  });
+
+  test("web refuses a listener a browser cannot reach", () => {
+    expect(parseArgs(["web", "--listen", "unix:///tmp/k.sock"])).toEqual({
+      kind: "error",
+      message: "web serves a browser over ws:// or wss://, not 'unix:///tmp/k.sock'",
+    });
+    expect(parseArgs(["web", "--listen", "stdio://"])).toMatchObject({ kind: "error" });
+  });
 });

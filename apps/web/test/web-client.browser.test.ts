@@ -60,14 +60,10 @@ beforeAll(async () => {
   await writeFile(join(server.agent.cwd, "greeting.ts"), 'export const greeting = "hello world";\n');
   browser = await launchBrowser();
   page = browser.page;
-  page.on(
-    "request",
-    (request) => {
-      if (!request.url().startsWith(server.origin)) foreignRequests.push(request.url());
-    },
-    TEST_TIMEOUT,
-  );
-});
+  page.on("request", (request) => {
+    if (!request.url().startsWith(server.origin)) foreignRequests.push(request.url());
+  });
+}, TEST_TIMEOUT);
 
 afterAll(async () => {
   await browser?.[Symbol.asyncDispose]();
