@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { splitIntoDeltas, toolCallReply } from "@knightcode/testkit";
+import { type MockScript, splitIntoDeltas, toolCallReply } from "@knightcode/testkit";
 import type { Page } from "playwright-core";
 import { type Browser, launchBrowser } from "./support/browser.ts";
 import { startWebChild, type WebChild } from "./support/web-child.ts";
@@ -30,28 +30,33 @@ async function screenshot(name: string): Promise<void> {
   console.log(`screenshot: ${path}`);
 }
 
-/** A gate the mock's paused stream waits on. */
-function gate(): { opened: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { opened, open };
-}
-
 async function send(text: string): Promise<void> {
   await page.locator("#composer textarea").fill(text);
   await page.locator('#composer button[name="send"]').click();
 }
 
-/** A text reply in 10 deltas whose stream holds after the first 4 until `resumeWhen`. */
-function pausedReply(text: string, resumeWhen: Promise<void>) {
+/** A text reply in 10 deltas whose stream holds after the first 4 until `release()`. */
+function pausedReply(text: string) {
+  let release!: () => void;
+  const resumeWhen = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const pieces = splitIntoDeltas(text, 10);
   // one SSE event opens the message, then one per delta
   return {
     script: { steps: [{ type: "text" as const, text, deltas: 10 }], pauseAfterEvents: 5, resumeWhen },
     shown: pieces.slice(0, 4).join(""),
+    release,
   };
+}
+
+/** Sends `prompt`, its reply paused mid-stream, and waits until the page shows what was streamed. */
+async function startPausedTurn(prompt: string, text: string, ...after: MockScript[]) {
+  const reply = pausedReply(text);
+  server.mock.enqueue(reply.script, ...after);
+  await send(prompt);
+  await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+  return reply;
 }
 
 beforeAll(async () => {
@@ -102,11 +107,9 @@ describe("the web client in chromium", () => {
   test(
     "an edit asks first; the card offers the server's decisions and its diff; allowing shows the tool block with the diff; the reply streams in as markdown",
     async () => {
-      const release = gate();
       const reply = pausedReply(
         "Changed **greeting.ts** as asked: the greeting now names the browser instead of the whole world, " +
           'which is what you wanted.\n\n```ts\nexport const greeting = "hello browser";\n```\n\nAnything else?',
-        release.opened,
       );
       server.mock.enqueue(
         toolCallReply({
@@ -146,7 +149,7 @@ describe("the web client in chromium", () => {
       expect(await agent.textContent()).not.toContain("Anything else?");
       expect(await page.locator(".turn-status.status-inProgress").count()).toBe(1);
       await screenshot("streaming");
-      release.open();
+      reply.release();
 
       await page.locator(".turn.status-completed").first().waitFor(WAIT);
       expect(await agent.locator("strong").textContent()).toBe("greeting.ts");
@@ -159,19 +162,15 @@ describe("the web client in chromium", () => {
   test(
     "Interrupt stops the running turn, which ends interrupted",
     async () => {
-      const release = gate();
-      const reply = pausedReply(
+      const reply = await startPausedTurn(
+        "Count to ten slowly",
         "Counting: one, two, three, four, five, six, seven, eight, nine, ten.",
-        release.opened,
       );
-      server.mock.enqueue(reply.script);
-      await send("Count to ten slowly");
-      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
       await page.locator('#composer button[name="interrupt"]').click();
       await page.locator(".turn.status-interrupted").waitFor(WAIT);
       expect(await page.locator('#composer button[name="send"]').isVisible()).toBe(true);
       await screenshot("interrupted");
-      release.open();
+      reply.release();
     },
     TEST_TIMEOUT,
   );
@@ -179,19 +178,17 @@ describe("the web client in chromium", () => {
   test(
     "a reload in the middle of a turn reopens the thread and the turn goes on to its end",
     async () => {
-      const release = gate();
-      const text = "Once upon a time a page was reloaded, and nothing it was shown got lost on the way.";
-      const reply = pausedReply(text, release.opened);
-      server.mock.enqueue(reply.script);
-      await send("Tell me a short story");
-      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
+      const reply = await startPausedTurn(
+        "Tell me a short story",
+        "Once upon a time a page was reloaded, and nothing it was shown got lost on the way.",
+      );
 
       await page.reload();
       await page.locator(".connection.connected").waitFor(WAIT);
       await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
       await page.locator(".turn.status-inProgress").waitFor(WAIT);
       await screenshot("reloaded-mid-turn");
-      release.open();
+      reply.release();
 
       await page.locator(".item.agent", { hasText: "got lost on the way." }).waitFor(WAIT);
       await page.locator(".turn.status-completed").nth(1).waitFor(WAIT);
@@ -204,14 +201,11 @@ describe("the web client in chromium", () => {
   test(
     "while a turn runs, Steer hands it text the model then sees, and Queue holds a follow-up until removed",
     async () => {
-      const release = gate();
-      const reply = pausedReply(
+      const reply = await startPausedTurn(
+        "Do the long task",
         "Working on it: reading, thinking, writing, checking, done with the first part.",
-        release.opened,
+        { steps: [{ type: "text", text: "Steered as asked." }] },
       );
-      server.mock.enqueue(reply.script, { steps: [{ type: "text", text: "Steered as asked." }] });
-      await send("Do the long task");
-      await page.locator(".item.agent", { hasText: reply.shown }).waitFor(WAIT);
 
       await page.locator("#composer textarea").fill("Also mention the steer");
       await page.locator('#composer button[name="steer"]').click();
@@ -226,7 +220,7 @@ describe("the web client in chromium", () => {
       await queued.waitFor({ state: "detached", ...WAIT });
 
       const requestsBefore = server.mock.requests.length;
-      release.open();
+      reply.release();
       await page.locator(".item.agent", { hasText: "Steered as asked." }).waitFor(WAIT);
       expect(server.mock.requests.length).toBe(requestsBefore + 1);
       expect(server.mock.requests.at(-1)!.rawBody).toContain("Also mention the steer");
