@@ -13,6 +13,8 @@ const RANK: Record<string, number> = {
   "@knightcode/app-server-protocol": 0,
   "@knightcode/session-store": 1,
   "@knightcode/agent": 1,
+  // the browser client: only the protocol's typed client below it
+  "@knightcode/web": 1,
   "@knightcode/compaction": 2,
   "@knightcode/mcp": 2,
   "@knightcode/sandbox": 2,
