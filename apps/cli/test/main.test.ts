@@ -38,7 +38,9 @@ describe("knightcode binary", () => {
       const { stdout, stderr, code } = await run(args);
       expect(code).toBe(0);
       expect(stderr).toBe("");
-      expect(stdout).toContain("knightcode app-server [--listen <url>] [-e <extension>]... [--session-dir <dir>]");
+      expect(stdout).toContain(
+        "knightcode app-server [--listen <url>] [-e <extension>]... [--session-dir <dir>]",
+      );
       expect(stdout).toContain("knightcode web [--listen ws://IP:PORT] [--open]");
       for (const flag of [
         "-p, --print",
