@@ -70,10 +70,18 @@ export async function runAgent(options: AgentOptions): Promise<number> {
       return noPrompt();
     }
     for (const warning of opened.warnings) process.stderr.write(`knightcode: warning: ${warning.message}\n`);
-    return await runPrintTurn(connection.client, opened.thread.id, prompt, options.mode, {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-    });
+    const out = {
+      stdout: (text: string) => process.stdout.write(text),
+      stderr: (text: string) => process.stderr.write(text),
+    };
+    return await runPrintTurn(
+      connection.client,
+      opened.thread.id,
+      prompt,
+      options.mode,
+      out,
+      opened.thread.model?.provider,
+    );
   } catch (error) {
     const message = error instanceof OpenThreadError ? error.message : describe(error);
     process.stderr.write(`knightcode: ${message}\n`);

@@ -28,6 +28,9 @@ export const USAGE = `Usage:
       port) and print its pairing link on stderr; --open opens it in the browser.
   knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
+  knightcode login [provider]
+      Save an API key for a provider in auth.json (asked with hidden input, or read from
+      piped stdin); without a provider, list the providers that take one.
   knightcode demo
       Start the app server and run a short scripted conversation with it.
   knightcode install|remove|list|update [source] [-l] [--allow-scripts]
@@ -56,6 +59,23 @@ Options:
                                private agent dir writable)
   --version                    print the version and exit
   -h, --help                   print this help and exit
+
+Credentials and files:
+  ANTHROPIC_API_KEY, OPENAI_API_KEY
+                               keys of the built-in providers, read from the environment
+  ~/.knightcode/agent/auth.json
+                               keys saved by /login and knightcode login (mode 0600)
+  ~/.knightcode/agent/models.json
+                               your own providers: any OpenAI-compatible server (Ollama,
+                               llama.cpp, vLLM, LM Studio), with models and an optional apiKey
+  ~/.knightcode/agent/settings.json
+                               defaultProvider/defaultModel, theme, approval and retry settings
+  ~/.knightcode/agent/sessions/
+                               the session folder: one JSONL transcript per session, in a
+                               folder per project directory
+  KNIGHTCODE_CODING_AGENT_DIR  use another agent directory instead of ~/.knightcode/agent
+  A model you chose (settings, models.json) is never replaced by one an environment key
+  unlocks.
 
 Extension flags:
   Extensions register their own flags (pi's registerFlag), e.g. --plan from plan-mode or
@@ -111,6 +131,7 @@ export type Command =
   | ({ kind: "acp" } & ServerOptions)
   | ({ kind: "web"; open: boolean } & ServerOptions)
   | { kind: "demo" }
+  | { kind: "login"; provider?: string }
   | { kind: "package"; argv: string[] }
   | { kind: "error"; message: string };
 
@@ -171,6 +192,10 @@ export function parseArgs(argv: readonly string[]): Command {
       return parseAcp(rest);
     case "web":
       return parseWeb(rest);
+    case "login":
+      if (rest.length > 1 || rest[0]?.startsWith("-"))
+        return { kind: "error", message: `login takes one provider name: ${rest.join(" ")}` };
+      return rest[0] === undefined ? { kind: "login" } : { kind: "login", provider: rest[0] };
     case "demo":
       return rest.length === 0
         ? { kind: "demo" }

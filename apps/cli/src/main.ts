@@ -57,6 +57,11 @@ switch (command.kind) {
     process.exit(await runPackageCommand(command.argv));
     break;
   }
+  case "login": {
+    const { runLogin } = await import("./login-command.ts");
+    process.exit(await runLogin(command.provider));
+    break;
+  }
   case "demo": {
     const { runDemo } = await import("./demo.ts");
     process.exit(await runDemo());

@@ -10,7 +10,10 @@ import type {
   ItemToolCallRequestApprovalResult,
   ThreadItem,
   Turn,
+  TurnRetryingNotification,
 } from "@knightcode/app-server-protocol";
+import { credentialsHint } from "./credentials.ts";
+import { retryLine } from "./retry-line.ts";
 
 /** What the model is told when print mode declines a gated call. */
 export const PRINT_MODE_DECLINE =
@@ -39,6 +42,8 @@ export async function runPrintTurn(
   text: string,
   mode: "text" | "json",
   out: PrintOutput,
+  /** The thread's model provider, to say how to add its key when the turn fails for want of one. */
+  provider?: string,
 ): Promise<number> {
   client.onRequest("item/toolCall/requestApproval", declineInPrintMode);
   const requestId = `print-${process.pid}`;
@@ -59,6 +64,8 @@ export async function runPrintTurn(
     // the turn's window: from its turn/started to its turn/completed
     if (!active) return;
     if (mode === "json") out.stdout(`${JSON.stringify({ method, params })}\n`);
+    else if (method === "turn/retrying")
+      out.stderr(`knightcode: ${retryLine(params as TurnRetryingNotification)}\n`);
     // a large item arrives as a payload reference; what it holds is known once read
     const type = (p.item as { type?: string } | undefined)?.type;
     if (method === "item/completed" && (type === "agentMessage" || type === "payloadRef"))
@@ -79,6 +86,8 @@ export async function runPrintTurn(
     if (turn.status !== "completed") {
       const reason = turn.error === undefined ? turn.status : `${turn.error.kind}: ${turn.error.message}`;
       out.stderr(`knightcode: the turn ${turn.status === "failed" ? "failed" : "ended"} (${reason})\n`);
+      if (turn.error?.kind === "auth" && provider !== undefined)
+        out.stderr(`knightcode: ${await credentialsHint(client, provider)}\n`);
       return 1;
     }
     if (mode === "text") {

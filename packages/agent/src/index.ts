@@ -7,6 +7,7 @@ export {
   isTransientFailure,
   resolveRetryOptions,
   retryDelayMs,
+  retryLimit,
 } from "./retry.ts";
 export { failureMessage } from "./stream-assistant.ts";
 export { MISSING_RESULT_TEXT, repairToolPairs } from "./tool-pairing.ts";

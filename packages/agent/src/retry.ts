@@ -36,6 +36,18 @@ export function isTransientFailure(message: AssistantMessage): boolean {
   }
 }
 
+// A host name that does not resolve (no such name, or no resolver reachable: offline)
+// seldom starts resolving within seconds; one more try covers a resolver's hiccup.
+const UNRESOLVED_HOST = /\b(ENOTFOUND|EAI_AGAIN)\b/;
+const UNRESOLVED_HOST_RETRIES = 1;
+
+/** How many retries a failure gets at most: fewer for a host that cannot be resolved. */
+export function retryLimit(message: AssistantMessage, options: RetryOptions): number {
+  return UNRESOLVED_HOST.test(message.errorMessage ?? "")
+    ? Math.min(options.maxRetries, UNRESOLVED_HOST_RETRIES)
+    : options.maxRetries;
+}
+
 /**
  * Delay before retry number `attempt` (1-based): the server's retry-after when given,
  * else exponential backoff capped by `maxRetryDelayMs`. `undefined` means "do not retry":

@@ -12,7 +12,7 @@ import {
   type StopReason,
   waitOrAbort,
 } from "@knightcode/ai";
-import { isTransientFailure, retryDelayMs } from "./retry.ts";
+import { isTransientFailure, retryDelayMs, retryLimit } from "./retry.ts";
 import type { AgentEvent, AgentOptions, RetryOptions, RoleMessage } from "./types.ts";
 
 /** A final assistant message and whether `message_start` was already emitted for it. */
@@ -126,15 +126,15 @@ export async function streamAssistant<M extends RoleMessage>(
     if (signal.aborted && message.stopReason === "error") {
       return { message: { ...message, stopReason: "aborted" }, started: result.started };
     }
-    const canRetry =
-      retry.enabled && retriesDone < retry.maxRetries && !signal.aborted && isTransientFailure(message);
+    const limit = retryLimit(message, retry);
+    const canRetry = retry.enabled && retriesDone < limit && !signal.aborted && isTransientFailure(message);
     const delayMs = canRetry ? retryDelayMs(retriesDone + 1, retry, result.retryAfterMs) : undefined;
     if (delayMs === undefined) return result;
     if (result.started) emit({ type: "message_end", message, dropped: true });
     emit({
       type: "retry_scheduled",
       attempt: retriesDone + 1,
-      maxRetries: retry.maxRetries,
+      maxRetries: limit,
       delayMs,
       error: message,
     });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { AssistantMessage } from "@knightcode/ai";
 import { emptyUsage } from "@knightcode/ai";
-import { abortableSleep, DEFAULT_RETRY, isTransientFailure, retryDelayMs } from "../src/index.ts";
+import { abortableSleep, DEFAULT_RETRY, isTransientFailure, retryDelayMs, retryLimit } from "../src/index.ts";
 
 function failed(errorKind: AssistantMessage["errorKind"], errorMessage = "x"): AssistantMessage {
   return {
@@ -29,6 +29,15 @@ describe("retry policy", () => {
     expect(isTransientFailure(failed("contextOverflow"))).toBe(false);
     expect(isTransientFailure(failed("other"))).toBe(false);
     expect(isTransientFailure({ ...failed("network"), stopReason: "aborted" })).toBe(false);
+  });
+
+  test("a host that cannot be resolved gets one retry, other failures the configured number", () => {
+    const notFound = failed("network", "Connection error.: getaddrinfo ENOTFOUND api.nowhere.invalid");
+    const offline = failed("network", "Connection error.: getaddrinfo EAI_AGAIN api.openai.com");
+    expect(retryLimit(notFound, DEFAULT_RETRY)).toBe(1);
+    expect(retryLimit(offline, DEFAULT_RETRY)).toBe(1);
+    expect(retryLimit(notFound, { ...DEFAULT_RETRY, maxRetries: 0 })).toBe(0);
+    expect(retryLimit(failed("network", "ECONNRESET"), DEFAULT_RETRY)).toBe(3);
   });
 
   test("backoff doubles from the base delay and is capped by maxRetryDelayMs", () => {

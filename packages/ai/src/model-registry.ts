@@ -19,6 +19,8 @@ export class ModelRegistry {
   readonly credentials: CredentialResolver;
   private readonly runtime = new Map<string, ProviderConfig>();
   private configs = new Map<string, ProviderConfig>();
+  /** Providers `models.json` describes, as of the last merge. */
+  private described = new Set<string>();
   private readonly listing: SignatureCache<Model[]>;
   /** Bumped by (un)registering a runtime provider: part of the listing's cache key. */
   private runtimeVersion = 0;
@@ -71,7 +73,13 @@ export class ModelRegistry {
       configs.set(config.name, config);
     }
     this.configs = configs;
+    this.described = new Set(fileConfigs.map((config) => config.name));
     return models;
+  }
+
+  /** Whether `models.json` describes `provider` (as of the last `list()`). */
+  describes(provider: string): boolean {
+    return this.described.has(provider);
   }
 
   /** A model by provider and ID, from a fresh `list()`. */
@@ -126,7 +134,10 @@ export class ModelRegistry {
 }
 
 /**
- * The model a new thread uses: the preferred one when it is usable, else the first built-in
+ * The model a new thread uses. The user's choice wins over what keys happen to be in the
+ * environment: the settings' `defaultProvider`/`defaultModel` when the model exists (with
+ * or without credentials: a missing key is then reported, not silently replaced), else
+ * the first usable model of a provider `models.json` describes, else the first built-in
  * preference with a key, else any usable non-demo model; the offline demo only when no
  * credentials exist at all.
  */
@@ -135,16 +146,18 @@ export async function defaultModel(
   credentials: CredentialResolver = registry.credentials,
   preferred?: { provider?: string; modelId?: string },
 ): Promise<Model> {
-  const usable = (await registry.available()).filter((m) => m.api !== "demo");
-  const builtInKeys = await credentials.hasBuiltInCredentials();
-  if (usable.length === 0 && !builtInKeys) return DEMO_MODEL;
   if (preferred?.provider) {
-    const match = usable.find(
+    const chosen = (await registry.list()).find(
       (m) =>
         m.provider === preferred.provider && (preferred.modelId === undefined || m.id === preferred.modelId),
     );
-    if (match) return match;
+    if (chosen) return chosen;
   }
+  const usable = (await registry.available()).filter((m) => m.api !== "demo");
+  const described = usable.find((m) => registry.describes(m.provider));
+  if (described) return described;
+  const builtInKeys = await credentials.hasBuiltInCredentials();
+  if (usable.length === 0 && !builtInKeys) return DEMO_MODEL;
   for (const choice of PREFERRED_DEFAULTS) {
     const match = usable.find((m) => m.provider === choice.provider && m.id === choice.id);
     if (match) return match;

@@ -123,12 +123,37 @@ describe("defaultModel", () => {
     expect(model.api).not.toBe("demo");
   });
 
-  test("prefers the requested provider/model when usable", async () => {
+  test("prefers the requested provider/model", async () => {
     await using dir = await tempAgentDir({ models: mockModelsJson({ baseUrl: "http://127.0.0.1:9/v1" }) });
     const registry = new ModelRegistry({ agentDir: dir.agentDir, env: { ANTHROPIC_API_KEY: "k" } });
-    expect((await defaultModel(registry)).id).toBe("claude-sonnet-4-5");
     const chosen = await defaultModel(registry, registry.credentials, { provider: MOCK_PROVIDERS.responses });
     expect(chosen).toMatchObject({ provider: MOCK_PROVIDERS.responses, id: "mock-model" });
+  });
+
+  test("an environment key never overrides a server models.json describes", async () => {
+    await using dir = await tempAgentDir({
+      models: {
+        providers: {
+          local: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "qwen" }] },
+        },
+      },
+    });
+    const registry = new ModelRegistry({ agentDir: dir.agentDir, env: { OPENAI_API_KEY: "k" } });
+    expect(await defaultModel(registry)).toMatchObject({ provider: "local", id: "qwen" });
+  });
+
+  test("a model chosen in settings stays the default without credentials, whatever keys the environment has", async () => {
+    await using dir = await tempAgentDir();
+    const registry = new ModelRegistry({ agentDir: dir.agentDir, env: { OPENAI_API_KEY: "k" } });
+    const chosen = await defaultModel(registry, registry.credentials, {
+      provider: "anthropic",
+      modelId: "claude-sonnet-4-5",
+    });
+    expect(chosen).toMatchObject({ provider: "anthropic", id: "claude-sonnet-4-5" });
+    expect(await registry.isAvailable(chosen)).toBe(false);
+    // a choice that names no model falls back as before
+    const unknown = await defaultModel(registry, registry.credentials, { provider: "nope" });
+    expect(unknown.provider).toBe("openai");
   });
 });
 

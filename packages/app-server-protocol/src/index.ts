@@ -182,6 +182,7 @@ export type {
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
   TurnQueueUpdatedNotification,
+  TurnRetryingNotification,
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";

@@ -50,6 +50,7 @@ export const SERVER_NOTIFICATION_METHODS = [
   "turn/started",
   "turn/completed",
   "turn/queue/updated",
+  "turn/retrying",
   "item/started",
   "item/completed",
   "item/removed",

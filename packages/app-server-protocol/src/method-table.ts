@@ -103,6 +103,7 @@ import {
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
   TurnQueueUpdatedNotification,
+  TurnRetryingNotification,
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";
@@ -160,6 +161,7 @@ export const SERVER_NOTIFICATIONS = {
   "turn/started": TurnStartedNotification,
   "turn/completed": TurnCompletedNotification,
   "turn/queue/updated": TurnQueueUpdatedNotification,
+  "turn/retrying": TurnRetryingNotification,
   "item/started": ItemStartedNotification,
   "item/completed": ItemCompletedNotification,
   "item/removed": ItemRemovedNotification,

@@ -52,6 +52,22 @@ export type TurnCompletedNotification = Static<typeof TurnCompletedNotification>
 export const TurnQueueUpdatedNotification = Type.Object({ threadId: ThreadId, ...QueueState.properties });
 export type TurnQueueUpdatedNotification = Static<typeof TurnQueueUpdatedNotification>;
 
+/**
+ * A model request of the running turn failed transiently (a connection error, a rate
+ * limit, an overloaded server) and will be tried again after `delayMs`; `attempt` is the
+ * 1-based number of the retry about to happen, of at most `maxRetries`.
+ */
+export const TurnRetryingNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  attempt: Type.Integer({ minimum: 1 }),
+  maxRetries: Type.Integer({ minimum: 1 }),
+  delayMs: Type.Integer({ minimum: 0 }),
+  /** What failed, as the provider said it. */
+  message: Type.String(),
+});
+export type TurnRetryingNotification = Static<typeof TurnRetryingNotification>;
+
 export const ItemStartedNotification = Type.Object({
   threadId: ThreadId,
   turnId: Type.String(),

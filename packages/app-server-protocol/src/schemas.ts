@@ -125,6 +125,7 @@ export {
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
   TurnQueueUpdatedNotification,
+  TurnRetryingNotification,
   TurnStartedNotification,
   WarningNotification,
 } from "./notifications.ts";

@@ -345,6 +345,8 @@ export const AccountStatus = Type.Object({
   source: Type.Optional(
     Type.Union([Type.Literal("environment"), Type.Literal("authFile"), Type.Literal("modelsJson")]),
   ),
+  /** The environment variables the server reads this provider's key from (built-in providers). */
+  envVars: Type.Optional(Type.Array(Type.String())),
 });
 export type AccountStatus = Static<typeof AccountStatus>;
 

@@ -4,6 +4,7 @@
  * with mode 0600 under its lock). API-key logins finish within their request, so there
  * is no pending login flow to cancel at shutdown.
  */
+import { join } from "node:path";
 import type { AccountStatus } from "@knightcode/app-server-protocol";
 import type { AccountPort } from "./ports.ts";
 
@@ -28,18 +29,20 @@ export function createAccountPort(sources: AccountSources): AccountPort {
       const configured = await sources.configuredProviders();
       const providers = new Set([...Object.keys(sources.providerEnv), ...configured.map((c) => c.provider)]);
       const accounts: AccountStatus[] = [...providers].sort().map((provider) => {
+        const envVars = sources.providerEnv[provider] ?? [];
+        const named = envVars.length === 0 ? {} : { envVars: [...envVars] };
         const entry = auth[provider];
         if (typeof entry === "string" ? entry : entry?.key)
-          return { provider, authenticated: true, source: "authFile" };
-        if ((sources.providerEnv[provider] ?? []).some((name) => sources.env[name])) {
-          return { provider, authenticated: true, source: "environment" };
+          return { provider, authenticated: true, source: "authFile", ...named };
+        if (envVars.some((name) => sources.env[name])) {
+          return { provider, authenticated: true, source: "environment", ...named };
         }
         if (configured.some((c) => c.provider === provider && c.hasApiKey)) {
-          return { provider, authenticated: true, source: "modelsJson" };
+          return { provider, authenticated: true, source: "modelsJson", ...named };
         }
-        return { provider, authenticated: false };
+        return { provider, authenticated: false, ...named };
       });
-      return { accounts };
+      return { accounts, authFile: join(sources.agentDir, "auth.json") };
     },
     async loginApiKey(params) {
       await (await config()).setAuthCredential(sources.agentDir, params.provider, {

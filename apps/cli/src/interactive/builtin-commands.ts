@@ -20,6 +20,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "name", description: "Name this session" },
   { name: "session", description: "Show the session file, ID, counts and usage" },
   { name: "model", description: "Pick the model" },
+  { name: "login", description: "Save an API key for a provider (hidden input, stored in auth.json)" },
   { name: "settings", description: "Change common settings" },
   { name: "reload", description: "Reload the extensions (shut down, then load again from their sources)" },
   { name: "usage", description: "Show token usage and cost" },
@@ -62,11 +63,12 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
     }
     case "model": {
       if (threadId === undefined) return true;
-      const { choices } = await modelChoices(app.client, threadId);
+      const { choices, models } = await modelChoices(app.client, threadId);
       const answer = await app.ask("Which model? (type to search, Esc to cancel)", choices, {
         searchable: true,
       });
       if ("cancelled" in answer) return true;
+      const picked = models.find((m) => `${m.provider}/${m.id}` === answer.value);
       const slash = answer.value.indexOf("/");
       const { thread } = await app.client.request("thread/settings/update", {
         threadId,
@@ -74,6 +76,19 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
       });
       app.session.setThread(thread);
       app.view.note(style.muted(`Model: ${answer.value}`));
+      if (picked !== undefined && !picked.available) {
+        const { credentialsHint } = await import("../credentials.ts");
+        app.view.note(
+          style.warning(
+            `! ${picked.provider} has no credentials yet. ${await credentialsHint(app.client, picked.provider)}`,
+          ),
+        );
+      }
+      return true;
+    }
+    case "login": {
+      const { login } = await import("./login-slash-command.ts");
+      await login(app, args);
       return true;
     }
     case "session":

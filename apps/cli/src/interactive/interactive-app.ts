@@ -29,6 +29,7 @@ import { type EditorAnswer, EditorPrompt } from "./ui/editor-prompt.ts";
 import { isKey } from "./ui/keys.ts";
 import type { PromptEditor } from "./ui/prompt-editor.ts";
 import type { Screen } from "./ui/screen.ts";
+import { type SecretAnswer, SecretPrompt } from "./ui/secret-prompt.ts";
 import { Spinner } from "./ui/spinner.ts";
 import { style } from "./ui/style.ts";
 
@@ -158,6 +159,11 @@ export class InteractiveApp {
         prompt.openText(only.value, only.askText, true);
       return prompt;
     });
+  }
+
+  /** Asks for a secret (an API key), drawn hidden; one prompt at a time. */
+  secret(title: string): Promise<SecretAnswer> {
+    return this.present(undefined, () => new SecretPrompt(title, () => this.screen.requestRender()));
   }
 
   /** Shows a multi-line editor prompt holding `prefill` and waits for the text; one prompt at a time. */

@@ -10,8 +10,11 @@ import type {
   ThreadResumeResult,
   TokenUsage,
   Turn,
+  TurnRetryingNotification,
 } from "@knightcode/app-server-protocol";
 import { isPayloadRef } from "@knightcode/app-server-protocol";
+import { credentialsHint } from "../credentials.ts";
+import { retryLine } from "../retry-line.ts";
 import type { ConversationView } from "./conversation-view.ts";
 import type { Footer } from "./footer.ts";
 import type { Block } from "./ui/block.ts";
@@ -119,8 +122,14 @@ export class SessionView {
         if (turn.id === this.runningTurnId) this.runningTurnId = undefined;
         this.spinner.stop();
         this.view.showOutcome(turn);
+        const provider = this.thread?.model?.provider;
+        if (turn.status === "failed" && turn.error?.kind === "auth" && provider !== undefined)
+          void credentialsHint(this.client, provider).then((hint) => this.view.note(style.muted(hint)));
         break;
       }
+      case "turn/retrying":
+        this.view.note(style.warning(`↻ ${retryLine(params as TurnRetryingNotification)}`));
+        break;
       case "item/started":
       case "item/completed": {
         const item = params.item as ThreadItem;

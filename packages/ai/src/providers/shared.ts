@@ -1,3 +1,4 @@
+import { BUILT_IN_PROVIDER_ENV } from "../catalog.ts";
 import { createAssistantMessageStream } from "../event-stream.ts";
 import { AssistantMessageBuilder } from "../message-builder.ts";
 import type {
@@ -29,9 +30,10 @@ export const VENDOR_BASE_URLS = {
 /** Raised before any request when a hosted vendor has no API key; classified as `auth`. */
 export class MissingApiKeyError extends Error {
   constructor(provider: string) {
-    super(
-      `No API key for provider "${provider}": authentication required (set it in auth.json or the environment)`,
-    );
+    const env = BUILT_IN_PROVIDER_ENV[provider] ?? [];
+    const where =
+      env.length === 0 ? "save one in auth.json" : `set ${env.join(" or ")}, or save one in auth.json`;
+    super(`No API key for provider "${provider}": authentication required (${where})`);
     this.name = "MissingApiKeyError";
   }
 }

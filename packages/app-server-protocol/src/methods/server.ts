@@ -51,7 +51,11 @@ export type ServerDiagnosticsResult = Static<typeof ServerDiagnosticsResult>;
 export const AccountReadParams = Type.Object({});
 export type AccountReadParams = Static<typeof AccountReadParams>;
 
-export const AccountReadResult = Type.Object({ accounts: Type.Array(AccountStatus) });
+export const AccountReadResult = Type.Object({
+  accounts: Type.Array(AccountStatus),
+  /** The file `account/login/apiKey` saves keys in, for clients to name it. */
+  authFile: Type.Optional(Type.String()),
+});
 export type AccountReadResult = Static<typeof AccountReadResult>;
 
 export const AccountLoginApiKeyParams = Type.Object({

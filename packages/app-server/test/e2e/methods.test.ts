@@ -363,7 +363,9 @@ for (const target of TARGETS) {
       expect(before.accounts.find((a) => a.provider === "anthropic")).toEqual({
         provider: "anthropic",
         authenticated: false,
+        envVars: ["ANTHROPIC_API_KEY"],
       });
+      expect(before.authFile).toBe(join(server.agent.agentDir, "auth.json"));
       expect(before.accounts.find((a) => a.provider === MOCK_MODEL.provider)).toEqual({
         provider: MOCK_MODEL.provider,
         authenticated: true,

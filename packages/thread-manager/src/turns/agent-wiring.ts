@@ -286,6 +286,20 @@ function observer(
         // Dropped by a hook, or a failed attempt about to be retried: withdraw what it streamed.
         if (event.dropped && event.message.role === "assistant") turn.live.withdrawStreaming();
         break;
+      case "retry_scheduled":
+        // a retry wait is otherwise silence; the user sees why and how many tries are left
+        runtime.toSubscribers({
+          method: "turn/retrying",
+          params: {
+            threadId: runtime.id,
+            turnId: running.live.id,
+            attempt: event.attempt,
+            maxRetries: event.maxRetries,
+            delayMs: Math.round(event.delayMs),
+            message: event.error.errorMessage ?? "the model request failed",
+          },
+        });
+        break;
       case "queue_update":
         turn.steeringChanged(event.steering.map((m) => contentText((m as UserMessage).content)));
         break;
