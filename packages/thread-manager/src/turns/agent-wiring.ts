@@ -288,11 +288,11 @@ function observer(
         break;
       case "retry_scheduled":
         // a retry wait is otherwise silence; the user sees why and how many tries are left
-        runtime.toSubscribers({
+        port.send({
           method: "turn/retrying",
           params: {
-            threadId: runtime.id,
-            turnId: running.live.id,
+            threadId: port.threadId,
+            turnId: turn.id,
             attempt: event.attempt,
             maxRetries: event.maxRetries,
             delayMs: Math.round(event.delayMs),
