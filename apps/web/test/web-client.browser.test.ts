@@ -273,6 +273,23 @@ describe("the web client in chromium", () => {
   );
 
   test(
+    "a tab with a wrong token says so and keeps retrying; a tab without one says how to pair",
+    async () => {
+      const wrong = await browser.context.newPage();
+      await wrong.goto(`${server.origin}/#token=not-the-token`);
+      await wrong.locator(".connection.disconnected", { hasText: "refused this tab's token" }).waitFor(WAIT);
+      expect(wrong.url()).toBe(`${server.origin}/`);
+      await wrong.close();
+
+      const unpaired = await browser.context.newPage();
+      await unpaired.goto(`${server.origin}/`);
+      await unpaired.locator("#connection", { hasText: "Not paired" }).waitFor(WAIT);
+      await unpaired.close();
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     "the page loaded nothing from anywhere but its own server",
     () => {
       expect(foreignRequests).toEqual([]);

@@ -21,6 +21,8 @@ export interface ConnectionOptions {
 
 const FIRST_RETRY_MS = 250;
 const MAX_RETRY_MS = 5_000;
+const UNREACHABLE =
+  "cannot reach the server, or it refused this tab's token (a restarted server prints a new link)";
 
 /** Keeps a client connected. */
 export class Connection {
@@ -48,9 +50,12 @@ export class Connection {
     client.onClose(() => {
       if (this.client === client) this.client = undefined;
       if (opened) this.retryMs = FIRST_RETRY_MS;
-      this.options.onStatus("disconnected", `reconnecting in ${Math.round(this.retryMs / 100) / 10}s`);
-      setTimeout(() => void this.attempt(), this.retryMs);
+      const delay = this.retryMs;
       this.retryMs = Math.min(this.retryMs * 2, MAX_RETRY_MS);
+      // a browser does not say why an upgrade failed: a refused token looks like a server that is gone
+      const why = opened ? "connection lost" : UNREACHABLE;
+      this.options.onStatus("disconnected", `${why}; retrying in ${delay / 1000}s`);
+      setTimeout(() => void this.attempt(), delay);
     });
     try {
       await client.connect();
@@ -61,8 +66,8 @@ export class Connection {
       const reconnect = this.connectedOnce;
       this.connectedOnce = true;
       this.options.onConnected(client, init, reconnect);
-    } catch (error) {
-      this.options.onStatus("disconnected", error instanceof Error ? error.message : String(error));
+    } catch {
+      // the close that follows reports it and schedules the next attempt
       await client.close().catch(() => {});
     }
   }
