@@ -75,4 +75,13 @@ describe("ThreadState", () => {
     state.removeItem("turn1", "x");
     expect(state.turn("turn1")!.items).toEqual([]);
   });
+
+  test("a retry is shown on the turn until its stream moves on", () => {
+    const state = new ThreadState(thread);
+    started(state);
+    state.retrying("turn1", "retrying in 1s (attempt 1 of 3): overloaded");
+    expect(state.turn("turn1")!.retrying).toContain("attempt 1 of 3");
+    state.appendDelta("turn1", "1", "agentMessage", "Hi");
+    expect(state.turn("turn1")!.retrying).toBeUndefined();
+  });
 });

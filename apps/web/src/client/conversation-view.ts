@@ -10,7 +10,7 @@ import type { Change, ThreadState, TurnView } from "./thread-state.ts";
 function turnFooter(turn: TurnView): HTMLElement {
   const label =
     turn.status === "inProgress"
-      ? "working…"
+      ? (turn.retrying ?? "working…")
       : turn.status === "failed"
         ? `failed: ${turn.error?.message ?? "unknown error"}`
         : turn.status;

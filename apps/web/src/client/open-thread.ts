@@ -109,6 +109,17 @@ export class OpenThread {
           params.delta as string,
         );
         break;
+      case "turn/retrying": {
+        const { attempt, maxRetries, delayMs, message } = params as {
+          attempt: number;
+          maxRetries: number;
+          delayMs: number;
+          message: string;
+        };
+        const why = `retrying in ${Math.round(delayMs / 100) / 10}s (attempt ${attempt} of ${maxRetries}): ${message}`;
+        change = this.state.retrying(turnId, why);
+        break;
+      }
       case "turn/queue/updated":
         this.state.queue = {
           steering: params.steering as string[],

@@ -21,6 +21,8 @@ export interface TurnView {
   completedAt?: number;
   error?: TurnError;
   items: ThreadItem[];
+  /** Set while the provider call is being retried (`turn/retrying`), until the turn moves on. */
+  retrying?: string;
 }
 
 /** What an update touched: a whole turn (added, finished) or one item of it. */
@@ -89,9 +91,17 @@ export class ThreadState {
     return this.upsertTurn({ ...turnView(turn), items });
   }
 
+  /** The provider call failed and is tried again. */
+  retrying(turnId: string, why: string): Change {
+    const turn = this.turn(turnId) ?? this.placeholder(turnId);
+    turn.retrying = why;
+    return { kind: "turn", turnId };
+  }
+
   /** An item started or completed: the newer contents replace the older, then order by index. */
   putItem(turnId: string, item: ThreadItem): Change {
     const turn = this.turn(turnId) ?? this.placeholder(turnId);
+    delete turn.retrying;
     const at = turn.items.findIndex((known) => known.id === item.id);
     if (at === -1) turn.items.push(item);
     else turn.items[at] = item;
@@ -109,6 +119,7 @@ export class ThreadState {
   /** Appends a streamed delta to an agent message or reasoning item. */
   appendDelta(turnId: string, itemId: string, type: "agentMessage" | "reasoning", delta: string): Change {
     const turn = this.turn(turnId) ?? this.placeholder(turnId);
+    delete turn.retrying;
     const item = turn.items.find((known) => known.id === itemId);
     if (item === undefined) turn.items.push({ id: itemId, type, text: delta });
     else if (item.type === "agentMessage" || item.type === "reasoning") item.text += delta;
