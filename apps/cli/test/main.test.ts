@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   collectOutput,
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   mockModelsJson,
@@ -12,10 +13,8 @@ import {
   toolCallReply,
 } from "@knightcode/testkit";
 
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-
 async function run(args: string[], env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, MAIN, ...args], {
+  const child = Bun.spawn(knightcodeArgv(args), {
     env: { ...process.env, ...env, NO_COLOR: "1" },
     stdin: "ignore",
     stdout: "pipe",
@@ -69,7 +68,7 @@ describe("knightcode binary", () => {
   });
 
   test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
-    const child = Bun.spawn([process.execPath, MAIN, "app-server", "-e", "x.ts", "-h"], {
+    const child = Bun.spawn(knightcodeArgv(["app-server", "-e", "x.ts", "-h"]), {
       stdin: "pipe",
       stdout: "pipe",
       stderr: "pipe",

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { collectOutput, textReply } from "@knightcode/testkit";
-import { enqueueBetaEdit, MAIN, type MockedAgent, mockedAgent } from "./support/cli-run.ts";
+import { collectOutput, knightcodeArgv, textReply } from "@knightcode/testkit";
+import { enqueueBetaEdit, type MockedAgent, mockedAgent } from "./support/cli-run.ts";
 
 /** Runs tmux on this test's own server socket, so no user session is touched. */
 async function tmux(socket: string, ...args: string[]): Promise<string> {
@@ -45,9 +45,7 @@ async function startPane(socket: string, env: MockedAgent, args: string[] = []):
   const command = [
     "env",
     ...Object.entries({ ...env.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "" }).map(([k, v]) => `${k}=${v}`),
-    process.execPath,
-    MAIN,
-    ...args,
+    ...knightcodeArgv(args),
   ];
   await tmux(
     socket,

@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   collectOutput,
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   type MockModelServer,
@@ -13,8 +14,6 @@ import {
   textReply,
   toolCallReply,
 } from "@knightcode/testkit";
-
-export const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 
 /** What a finished run printed and how it exited. */
 export interface RunResult {
@@ -33,7 +32,7 @@ export interface RunOptions {
 
 /** Runs the binary with `args` to completion. */
 export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const child = Bun.spawn([process.execPath, MAIN, ...args], {
+  const child = Bun.spawn(knightcodeArgv(args), {
     cwd: options.cwd ?? process.cwd(),
     env: { ...process.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", NO_COLOR: "1", ...options.env },
     stdin: options.stdin === undefined ? "ignore" : new Blob([options.stdin]),

@@ -3,8 +3,9 @@
  * its output fed to a headless xterm so tests read the screen a user would see. The
  * emulator's answers to terminal queries go back to the program, as a real one's do.
  */
+
+import { knightcodeArgv } from "@knightcode/testkit";
 import { Terminal } from "@xterm/headless";
-import { MAIN } from "./cli-run.ts";
 
 /** Keys as a terminal sends them. */
 export const KEYS = {
@@ -59,7 +60,7 @@ export class PtySession implements AsyncDisposable {
     });
     if (options.title !== undefined)
       this.screen.write(`\u001b]0;${options.title}\u0007`, () => this.notify());
-    this.proc = Bun.spawn([process.execPath, MAIN, ...args], {
+    this.proc = Bun.spawn(knightcodeArgv(args), {
       cwd: options.cwd,
       env: {
         ...process.env,

@@ -6,8 +6,8 @@ import {
   StreamTransport,
   type ThreadItem,
 } from "@knightcode/app-server-protocol";
-import { textReply, toolCallReply } from "@knightcode/testkit";
-import { type AcpWorld, acpWorld, CLI_MAIN, responseSeq, startAcp } from "../support/acp-child.ts";
+import { knightcodeArgv, textReply, toolCallReply } from "@knightcode/testkit";
+import { type AcpWorld, acpWorld, responseSeq, startAcp } from "../support/acp-child.ts";
 
 const TIMEOUT = 60_000;
 
@@ -98,7 +98,7 @@ describe("knightcode acp: session load, list, resume and close", () => {
     async () => {
       await using world = await acpWorld();
       const sessionId = await sessionWithHistory(world);
-      const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+      const child = Bun.spawn(knightcodeArgv(["app-server"]), {
         cwd: world.agent.root,
         env: { ...process.env, ...world.agent.env },
         stdin: "pipe",

@@ -5,7 +5,6 @@
  * apart; a test can assert both, and disposing the child fails the test on either, so
  * no message of any test goes unchecked (those written at shutdown included).
  */
-import { join } from "node:path";
 import {
   type ClientConnection,
   type ClientContext,
@@ -17,6 +16,7 @@ import {
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
 import {
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   type MockModelServer,
@@ -26,9 +26,6 @@ import {
   tempAgentDir,
 } from "@knightcode/testkit";
 import { agentMessageProblems } from "./acp-schema.ts";
-
-/** The `knightcode` entry point. */
-export const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "..", "apps", "cli", "src", "main.ts");
 
 const WAIT_MS = 20_000;
 
@@ -117,7 +114,7 @@ export async function startAcp(
   world: AcpWorld,
   options: { args?: string[]; cwd?: string; initialize?: boolean; env?: Record<string, string> } = {},
 ): Promise<AcpChild> {
-  const child = Bun.spawn([process.execPath, CLI_MAIN, "acp", ...(options.args ?? [])], {
+  const child = Bun.spawn(knightcodeArgv(["acp", ...(options.args ?? [])]), {
     // the process cwd must never matter: sessions carry their own
     cwd: options.cwd ?? world.agent.root,
     env: { ...process.env, ...world.agent.env, ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "", ...options.env },

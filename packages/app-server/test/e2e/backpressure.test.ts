@@ -6,13 +6,14 @@
  */
 import { describe, expect, test } from "bun:test";
 import {
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   mockModelsJson,
   startMockModelServer,
   tempAgentDir,
 } from "@knightcode/testkit";
-import { CLI_MAIN, E2E_TIMEOUT } from "./harness.ts";
+import { E2E_TIMEOUT } from "./harness.ts";
 
 const MODEL = { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID };
 const MIB = 1024 * 1024;
@@ -21,7 +22,7 @@ const MIB = 1024 * 1024;
 async function start() {
   const mock = await startMockModelServer();
   const agent = await tempAgentDir({ models: mockModelsJson(mock) });
-  const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+  const child = Bun.spawn(knightcodeArgv(["app-server"]), {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "pipe",

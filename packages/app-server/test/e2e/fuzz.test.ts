@@ -1,15 +1,15 @@
 /** The fuzz corpus against a real `knightcode app-server` child: it survives, answers every request, and exits cleanly. */
 import { expect, test } from "bun:test";
-import { mockModelsJson, startMockModelServer, tempAgentDir } from "@knightcode/testkit";
+import { knightcodeArgv, mockModelsJson, startMockModelServer, tempAgentDir } from "@knightcode/testkit";
 import { expectation, fuzzLine, prng } from "../support/fuzz-lines.ts";
-import { CLI_MAIN, E2E_TIMEOUT } from "./harness.ts";
+import { E2E_TIMEOUT } from "./harness.ts";
 
 test(
   "[stdio] 3,000 random and malformed lines never crash the server and every request is answered",
   async () => {
     await using mock = await startMockModelServer();
     await using agent = await tempAgentDir({ models: mockModelsJson(mock) });
-    const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+    const child = Bun.spawn(knightcodeArgv(["app-server"]), {
       cwd: agent.cwd,
       env: { ...process.env, ...agent.env },
       stdin: "pipe",

@@ -1,7 +1,8 @@
 /**
  * Runs each end-to-end test on both transports: a real `knightcode app-server` child
  * process over pipes, and `createInProcessClient` against the same host assembly. The
- * model is the testkit's loopback mock, reached over real HTTP from either.
+ * model is the testkit's loopback mock, reached over real HTTP from either. The child is
+ * the sources or, with `KNIGHTCODE_BIN`, the compiled binary (testkit's `knightcodeArgv`).
  */
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,8 @@ import {
   type Warning,
 } from "@knightcode/app-server-protocol";
 import {
+  KNIGHTCODE_BIN,
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   type MockModelServer,
@@ -30,9 +33,6 @@ import {
 import { createServerHost } from "../../src/host.ts";
 import { createInProcessClient } from "../../src/in-process-client.ts";
 import type { AppServer } from "../../src/server.ts";
-
-/** The `knightcode` entry point the child-process target runs. */
-export const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "..", "apps", "cli", "src", "main.ts");
 
 /** pi's own example extensions, as the installed `@mariozechner/pi-coding-agent` ships them. */
 export const PI_EXAMPLES = realpathSync(
@@ -195,16 +195,13 @@ const stdio: Target = {
   async start(options = {}) {
     const { agent, mock } = await environment(options);
     const extensionArgs = (options.extensions ?? []).flatMap((path) => ["-e", path]);
-    const child = Bun.spawn(
-      [process.execPath, CLI_MAIN, "app-server", ...extensionArgs, ...(options.args ?? [])],
-      {
-        cwd: options.cwd ?? agent.cwd,
-        env: { ...process.env, ...agent.env, ...options.env, ...options.envFromMock?.(mock) },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      },
-    );
+    const child = Bun.spawn(knightcodeArgv(["app-server", ...extensionArgs, ...(options.args ?? [])]), {
+      cwd: options.cwd ?? agent.cwd,
+      env: { ...process.env, ...agent.env, ...options.env, ...options.envFromMock?.(mock) },
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     let stderr = "";
     void (async () => {
       const decoder = new TextDecoder();
@@ -342,8 +339,12 @@ const inProcess: Target = {
   },
 };
 
-/** Both transports; each e2e test is written once and registered for each. */
-export const TARGETS: readonly Target[] = [stdio, inProcess];
+/**
+ * Both transports; each e2e test is written once and registered for each. Against a
+ * compiled binary (`KNIGHTCODE_BIN`) only stdio: the in-process target runs the sources
+ * inside the test process and never touches the binary, and the sources pass runs it.
+ */
+export const TARGETS: readonly Target[] = KNIGHTCODE_BIN === undefined ? [stdio, inProcess] : [stdio];
 
 /** Resolves with the first notification of `method` matching `match`, or rejects after `timeoutMs`. */
 export function nextNotification<T = unknown>(

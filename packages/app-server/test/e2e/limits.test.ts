@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { closeSync, constants, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mockModelsJson, startMockModelServer, tempAgentDir } from "@knightcode/testkit";
-import { CLI_MAIN, E2E_TIMEOUT, nextNotification, TARGETS } from "./harness.ts";
+import { knightcodeArgv, mockModelsJson, startMockModelServer, tempAgentDir } from "@knightcode/testkit";
+import { E2E_TIMEOUT, nextNotification, TARGETS } from "./harness.ts";
 
 const stdio = TARGETS.find((t) => t.name === "stdio")!;
 
@@ -39,7 +39,7 @@ describe("[stdio] limits", () => {
       Bun.spawnSync(["mkfifo", fifo]);
       const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
-        const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+        const child = Bun.spawn(knightcodeArgv(["app-server"]), {
           cwd: agent.cwd,
           env: { ...process.env, ...agent.env },
           stdin: "pipe",
@@ -83,7 +83,7 @@ describe("[stdio] limits", () => {
       Bun.spawnSync(["mkfifo", fifo]);
       const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
       try {
-        const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+        const child = Bun.spawn(knightcodeArgv(["app-server"]), {
           cwd: agent.cwd,
           env: { ...process.env, ...agent.env },
           stdin: "pipe",
@@ -115,7 +115,7 @@ describe("[stdio] limits", () => {
     async () => {
       await using mock = await startMockModelServer();
       await using agent = await tempAgentDir({ models: mockModelsJson(mock) });
-      const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+      const child = Bun.spawn(knightcodeArgv(["app-server"]), {
         cwd: agent.cwd,
         env: { ...process.env, ...agent.env },
         stdin: "pipe",

@@ -8,14 +8,14 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setProjectTrust } from "@knightcode/config";
-import { textReply, toolCallReply } from "@knightcode/testkit";
-import { CLI_MAIN, E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { knightcodeArgv, textReply, toolCallReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
 
 const stdio = TARGETS.find((t) => t.name === "stdio")!;
 
 /** Runs the knightcode CLI with the server's agent dir. */
 async function cli(server: E2EServer, args: string[], cwd = server.agent.cwd) {
-  const child = Bun.spawn([process.execPath, CLI_MAIN, ...args], {
+  const child = Bun.spawn(knightcodeArgv(args), {
     cwd,
     env: { ...process.env, ...server.agent.env },
     stdout: "pipe",

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { mockModelsJson } from "@knightcode/testkit";
-import { CLI_MAIN, E2E_TIMEOUT } from "./harness.ts";
+import { knightcodeArgv, mockModelsJson } from "@knightcode/testkit";
+import { E2E_TIMEOUT } from "./harness.ts";
 import { leaked, runTools, startServer, startThread } from "./sandbox-support.ts";
 
 describe("knightcode --sandbox=process", () => {
@@ -43,7 +43,7 @@ describe("knightcode --sandbox=process", () => {
       const bin = mkdtempSync(join(tmpdir(), "knightcode-bin-"));
       try {
         symlinkSync(Bun.which("sh")!, join(bin, "sh"));
-        const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server", "--sandbox=process"], {
+        const child = Bun.spawn(knightcodeArgv(["app-server", "--sandbox=process"]), {
           env: { ...process.env, PATH: bin },
           stdin: "pipe",
           stdout: "pipe",

@@ -20,6 +20,7 @@ import {
   CORPUS_NOTES_FILE,
   CORPUS_PROMPT,
   corpusModelsJson,
+  knightcodeArgv,
   type ReplayServer,
   STREAM_CORPUS,
   type StreamCase,
@@ -27,7 +28,7 @@ import {
   type TempAgentDir,
   tempAgentDir,
 } from "@knightcode/testkit";
-import { CLI_MAIN, E2E_TIMEOUT, nextNotification } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification } from "./harness.ts";
 
 const RECOVERY_MODEL = "llama-cpp-recovery";
 const NO_ROUND_TRIP_MODEL = "deepseek-without-reasoning-content";
@@ -60,7 +61,7 @@ beforeAll(async () => {
     settings: { compaction: { models: { [`llama-cpp/${RECOVERY_MODEL}`]: { keepRecentTokens: 1 } } } },
   });
   writeFileSync(join(agent.cwd, CORPUS_NOTES_FILE), "buy milk\nship it\n");
-  child = Bun.spawn([process.execPath, CLI_MAIN, "app-server"], {
+  child = Bun.spawn(knightcodeArgv(["app-server"]), {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "pipe",
