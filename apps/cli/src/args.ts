@@ -10,7 +10,7 @@ import type {
   ThinkingLevel,
 } from "@knightcode/app-server-protocol";
 
-/** Usage text, printed on stdout for `--help`. */
+/** Usage text, printed for `--help` (on stderr after `app-server` or `acp`). */
 export const USAGE = `Usage:
   knightcode [options] [prompt]
       Start the interactive terminal agent in this directory, optionally with a first message.
@@ -124,7 +124,8 @@ export type SandboxFlag = "tools" | "process";
 
 /** A parsed command line. */
 export type Command =
-  | { kind: "help" }
+  /** Usage on `to`: stdout for the terminal agent, stderr after `app-server` or `acp`. */
+  | { kind: "help"; to: "stdout" | "stderr" }
   | { kind: "version" }
   | { kind: "agent"; options: AgentOptions }
   | ({ kind: "appServer" } & ServerOptions)
@@ -178,8 +179,11 @@ function splitFlag(arg: string): Flag {
 
 /** Parses argv (without the runtime and script). Paths stay as given; the caller resolves them. */
 export function parseArgs(argv: readonly string[]): Command {
-  if (argv.includes("--help") || argv.includes("-h")) return { kind: "help" };
   const [first, ...rest] = argv;
+  if (argv.includes("--help") || argv.includes("-h")) {
+    // a server's stdout carries protocol messages only, so its usage goes to stderr
+    return { kind: "help", to: first === "app-server" || first === "acp" ? "stderr" : "stdout" };
+  }
   switch (first) {
     case "install":
     case "remove":
@@ -212,33 +216,74 @@ export function sandboxFlag(inline: string | undefined): SandboxFlag | { error: 
   return { error: `--sandbox takes no value or =process, not '${inline}'` };
 }
 
+/** `app-server`'s and `acp`'s options while they are parsed; the listen flags are checked together at the end. */
+type ServerOptionsDraft = Omit<ServerOptions, "listen"> & { listenValues: Map<string, string[]> };
+
+/**
+ * One option of `app-server` and `acp`. `value`: `required` takes `=<value>` or the next
+ * word, `inline` only `=<value>` (or nothing). `apply` stores it or says why it is wrong.
+ * A new server option is one more row here.
+ */
+interface ServerFlag {
+  names: readonly string[];
+  value: "required" | "inline";
+  apply(options: ServerOptionsDraft, value: string | undefined): string | undefined;
+}
+
+const SERVER_FLAGS: readonly ServerFlag[] = [
+  ...[...LISTEN_FLAGS].map(
+    (name): ServerFlag => ({
+      names: [name],
+      value: "required",
+      apply: (options, value) => {
+        if (name !== "--allow-origin" && options.listenValues.has(name)) return `${name} given twice`;
+        options.listenValues.set(name, [...(options.listenValues.get(name) ?? []), value!]);
+        return undefined;
+      },
+    }),
+  ),
+  {
+    names: ["-e", "--extension"],
+    value: "required",
+    apply: (options, value) => {
+      options.extensions.push(value!);
+      return undefined;
+    },
+  },
+  {
+    names: ["--session-dir"],
+    value: "required",
+    apply: (options, value) => {
+      options.sessionDir = value;
+      return undefined;
+    },
+  },
+  {
+    names: ["--sandbox"],
+    value: "inline",
+    apply: (options, value) => {
+      const flag = sandboxFlag(value);
+      if (typeof flag === "object") return flag.error;
+      options.sandbox = flag;
+      return undefined;
+    },
+  },
+];
+
+const SERVER_FLAG_BY_NAME = new Map(SERVER_FLAGS.flatMap((flag) => flag.names.map((name) => [name, flag])));
+
 function parseAppServer(rest: readonly string[]): Command {
-  const extensions: string[] = [];
-  const extensionFlags: ExtensionFlagArg[] = [];
-  let sessionDir: string | undefined;
-  let sandbox: SandboxFlag | undefined;
-  const listenValues = new Map<string, string[]>();
+  const draft: ServerOptionsDraft = { extensions: [], extensionFlags: [], listenValues: new Map() };
   for (let i = 0; i < rest.length; i++) {
     const { arg, name, inline } = splitFlag(rest[i]!);
-    if (LISTEN_FLAGS.has(name)) {
-      const value = inline ?? rest[++i];
-      if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
-      if (name !== "--allow-origin" && listenValues.has(name))
-        return { kind: "error", message: `${name} given twice` };
-      listenValues.set(name, [...(listenValues.get(name) ?? []), value]);
-      continue;
-    }
-    if (name === "--sandbox") {
-      const flag = sandboxFlag(inline);
-      if (typeof flag === "object") return { kind: "error", message: flag.error };
-      sandbox = flag;
-      continue;
-    }
-    if (name === "-e" || name === "--extension" || name === "--session-dir") {
-      const value = inline ?? rest[++i];
-      if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
-      if (name === "--session-dir") sessionDir = value;
-      else extensions.push(value);
+    const flag = SERVER_FLAG_BY_NAME.get(name);
+    if (flag !== undefined) {
+      const value = flag.value === "required" ? (inline ?? rest[++i]) : inline;
+      if (flag.value === "required" && (value === undefined || value === "")) {
+        return { kind: "error", message: `${name} needs a value` };
+      }
+      const problem = flag.apply(draft, value);
+      if (problem !== undefined) return { kind: "error", message: problem };
       continue;
     }
     // the terminal agent's own options are never an extension's, here either
@@ -246,21 +291,15 @@ function parseAppServer(rest: readonly string[]): Command {
       // no words here: the word after an extension flag can only be its value
       const following = rest[i + 1];
       const value = inline ?? (following?.startsWith("-") === false ? rest[++i] : undefined);
-      extensionFlags.push({ name: name.slice(2), ...(value === undefined ? {} : { inline: value }) });
+      draft.extensionFlags.push({ name: name.slice(2), ...(value === undefined ? {} : { inline: value }) });
       continue;
     }
     return { kind: "error", message: `unknown option '${arg}'` };
   }
+  const { listenValues, ...options } = draft;
   const listen = listenFlags(listenValues);
   if (typeof listen === "string") return { kind: "error", message: listen };
-  return {
-    kind: "appServer",
-    extensions,
-    extensionFlags,
-    ...(listen === undefined ? {} : { listen }),
-    ...(sessionDir === undefined ? {} : { sessionDir }),
-    ...(sandbox === undefined ? {} : { sandbox }),
-  };
+  return { kind: "appServer", ...options, ...(listen === undefined ? {} : { listen }) };
 }
 
 /** The listen flags as one value; an error message when companions come without `--listen`. */

@@ -11,6 +11,20 @@ if (process.argv[2] === SANDBOX_HELPER_SUBCOMMAND) await import("@knightcode/san
 
 const command = parseArgs(process.argv.slice(2));
 quietIdleTerminal(command);
+// a server flag nobody can take is a usage error before anything starts (checked outside
+// the process sandbox only: inside it, the same command line was checked already)
+if (
+  (command.kind === "appServer" || command.kind === "acp") &&
+  command.extensionFlags.length > 0 &&
+  process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1"
+) {
+  const { unclaimedServerFlag } = await import("./unclaimed-server-flags.ts");
+  const problem = await unclaimedServerFlag(command, process.cwd());
+  if (problem !== undefined) {
+    process.stderr.write(usageLine(problem));
+    process.exit(2);
+  }
+}
 const processSandbox =
   (command.kind === "agent" && command.options.sandbox === "process") ||
   ((command.kind === "appServer" || command.kind === "acp" || command.kind === "web") &&
@@ -21,7 +35,7 @@ if (processSandbox && process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1") {
 }
 switch (command.kind) {
   case "help":
-    process.stdout.write(USAGE);
+    (command.to === "stderr" ? process.stderr : process.stdout).write(USAGE);
     process.exit(0);
     break;
   case "version":

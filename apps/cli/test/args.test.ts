@@ -29,10 +29,12 @@ describe("knightcode arguments", () => {
     expect(parseArgs(["app-server"])).toEqual({ kind: "appServer", extensions: [], extensionFlags: [] });
   });
 
-  test("--help and -h anywhere mean help; --version means version", () => {
-    expect(parseArgs(["-h"])).toEqual({ kind: "help" });
-    expect(parseArgs(["-p", "hi", "--help"])).toEqual({ kind: "help" });
-    expect(parseArgs(["app-server", "--help"])).toEqual({ kind: "help" });
+  test("--help and -h anywhere mean help (on stderr after app-server or acp); --version means version", () => {
+    expect(parseArgs(["-h"])).toEqual({ kind: "help", to: "stdout" });
+    expect(parseArgs(["-p", "hi", "--help"])).toEqual({ kind: "help", to: "stdout" });
+    expect(parseArgs(["app-server", "--help"])).toEqual({ kind: "help", to: "stderr" });
+    expect(parseArgs(["app-server", "-e", "x.ts", "-h"])).toEqual({ kind: "help", to: "stderr" });
+    expect(parseArgs(["-h", "app-server"])).toEqual({ kind: "help", to: "stdout" });
     expect(parseArgs(["--version"])).toEqual({ kind: "version" });
   });
 
@@ -173,7 +175,7 @@ describe("knightcode arguments", () => {
       kind: "error",
       message: "unknown option '--model'",
     });
-    expect(parseArgs(["acp", "--help"])).toEqual({ kind: "help" });
+    expect(parseArgs(["acp", "--help"])).toEqual({ kind: "help", to: "stderr" });
   });
 
   test("unknown long flags are kept for the extensions, each word after a bare one tentatively", () => {

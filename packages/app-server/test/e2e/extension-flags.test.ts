@@ -3,7 +3,7 @@
  * extensions reach pi's own plan-mode example through `getFlag`, every thread's start,
  * fork and resume result lists the registered flags with their values, and a flag no
  * extension registers (or one given a value of the wrong form) is a warning of each
- * thread's start.
+ * thread's start when some extension loads for every thread.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -11,6 +11,8 @@ import type { AppServerClient, Warning } from "@knightcode/app-server-protocol";
 import { E2E_TIMEOUT, MOCK_MODEL, PI_EXAMPLES, TARGETS } from "./harness.ts";
 
 const PLAN_MODE = join(PI_EXAMPLES, "plan-mode");
+/** Our example that registers a tool and no flag. */
+const HELLO_TOOL = join(import.meta.dir, "..", "..", "..", "..", "examples", "extensions", "hello-tool.ts");
 const stdio = TARGETS.find((t) => t.name === "stdio")!;
 
 function start(client: AppServerClient, cwd: string) {
@@ -65,9 +67,13 @@ describe("extension flags on knightcode app-server", () => {
   );
 
   test(
-    "without extensions a thread's result has no extensionFlags, and an unknown flag still warns",
+    "a settings extension that registers no flag: the result has no extensionFlags, and an unknown flag warns",
     async () => {
-      await using server = await stdio.start({ args: ["--frobnicate"] });
+      // with no extension anywhere the flag would be a usage error (apps/cli/test/server-usage.test.ts)
+      await using server = await stdio.start({
+        settings: { extensions: [HELLO_TOOL] },
+        args: ["--frobnicate"],
+      });
       const started = await start(server.client, server.agent.cwd);
       expect(started.extensionFlags).toBeUndefined();
       expect(flagWarnings(started.warnings).map((w) => w.message)).toEqual([
