@@ -26,15 +26,20 @@ async function run(agent: TempAgentDir, args: string[], cwd = agent.cwd) {
   return collectOutput(child);
 }
 
-/** Starts `knightcode app-server <args>`, asks `initialize`, closes stdin; what came back. */
-async function initializeOnce(agent: TempAgentDir, args: string[]) {
-  const child = Bun.spawn(knightcodeArgv(["app-server", ...args]), {
+/** `knightcode <args>` in the agent's project with a stdin pipe the test writes. */
+function spawnWithStdin(agent: TempAgentDir, args: string[]) {
+  return Bun.spawn(knightcodeArgv(args), {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
   });
+}
+
+/** Starts `knightcode app-server <args>`, asks `initialize`, closes stdin; what came back. */
+async function initializeOnce(agent: TempAgentDir, args: string[]) {
+  const child = spawnWithStdin(agent, ["app-server", ...args]);
   child.stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t","version":"1"}}}\n');
   child.stdin.end();
   const { stdout, stderr, code } = await collectOutput(child);
@@ -62,12 +67,7 @@ describe("app-server and acp usage", () => {
 
   test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
     await using agent = await tempAgentDir();
-    const child = Bun.spawn(knightcodeArgv(["app-server", "-e", "x.ts", "-h"]), {
-      env: { ...process.env, ...agent.env },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const child = spawnWithStdin(agent, ["app-server", "-e", "x.ts", "-h"]);
     child.stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
     child.stdin.flush();
     // stdin stays open: a serving process would answer and then wait for more input
