@@ -16,6 +16,7 @@ const ROOT = join(import.meta.dir, "..");
 /** Folders whose `*.test.ts` files run against the binary. */
 export const BINARY_SUITES: readonly string[] = [
   "packages/app-server/test/e2e",
+  "packages/app-server/test/e2e/listen",
   "packages/acp/test/e2e",
   "apps/cli/test",
 ];
@@ -26,10 +27,6 @@ const IN_PROCESS_PARTS = "unit tests of the terminal's parts inside the test pro
 export const NOT_ON_BINARY: Readonly<Record<string, string>> = {
   "packages/app-server/test/e2e/method-reference-coverage.test.ts":
     "compares the docs with the method tables: no knightcode child",
-  "packages/app-server/test/e2e/sandbox.test.ts": "until sandbox-binary lands",
-  "packages/app-server/test/e2e/sandbox-extensions.test.ts": "until sandbox-binary lands",
-  "packages/app-server/test/e2e/sandbox-fail-closed.test.ts": "until sandbox-binary lands",
-  "packages/app-server/test/e2e/process-sandbox.test.ts": "until sandbox-binary lands",
   "apps/cli/test/approval-prompt.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/args.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/code-block.test.ts": IN_PROCESS_PARTS,

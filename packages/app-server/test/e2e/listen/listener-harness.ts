@@ -16,13 +16,13 @@ import {
 } from "@knightcode/app-server-protocol";
 import { connectUnixSocket } from "@knightcode/app-server-protocol/unix";
 import {
+  knightcodeArgv,
   type MockModelServer,
   mockModelsJson,
   startMockModelServer,
   type TempAgentDir,
   tempAgentDir,
 } from "@knightcode/testkit";
-import { CLI_MAIN } from "../harness.ts";
 
 /** The listeners under test. */
 export type ListenerKind = "ws" | "wss" | "unix";
@@ -108,7 +108,7 @@ export async function selfSignedCertificate(dir: string): Promise<{ cert: string
 /** Spawns `knightcode app-server` with `args` (no --listen added) and collects its stderr. */
 export function spawnServer(agent: TempAgentDir, mock: MockModelServer | undefined, args: string[]) {
   void mock;
-  const child = Bun.spawn([process.execPath, CLI_MAIN, "app-server", ...args], {
+  const child = Bun.spawn(knightcodeArgv(["app-server", ...args]), {
     cwd: agent.cwd,
     env: { ...process.env, ...agent.env },
     stdin: "ignore",
