@@ -36,22 +36,37 @@ const WEB_ASSETS_MODULE = join(ROOT, "apps", "web", "src", "server", "web-assets
 
 export interface BuildOptions {
   outfile?: string;
+  /** Another program to compile the same way (the cold-start bench's floor server). */
+  entry?: string;
+}
+
+/**
+ * How the bundle is made, compiled or not: `test/binary-contents.test.ts` bundles with
+ * these to list what the binary holds.
+ */
+export const BUNDLE_OPTIONS = {
+  target: "bun",
+  format: "esm",
+  splitting: true,
+  minify: { syntax: true, whitespace: true, identifiers: false },
+  sourcemap: "none",
+} as const;
+
+/** The modules the CLI's bundle gets in place of files: the web client's, built for the browser. */
+export async function cliBundleFiles(): Promise<Record<string, string>> {
+  return { [WEB_ASSETS_MODULE]: embeddedAssetsModule(await loadWebAssets()) };
 }
 
 /** Compiles the CLI; throws with the bundler's messages when the build fails. */
 export async function buildBinary(options: BuildOptions = {}): Promise<string> {
   const outfile = resolve(options.outfile ?? DEFAULT_OUTFILE);
   await mkdir(dirname(outfile), { recursive: true });
-  const webAssets = await loadWebAssets();
+  const files = options.entry === undefined ? await cliBundleFiles() : {};
   const result = await Bun.build({
-    entrypoints: [ENTRY],
-    files: { [WEB_ASSETS_MODULE]: embeddedAssetsModule(webAssets) },
-    target: "bun",
-    format: "esm",
+    entrypoints: [options.entry ?? ENTRY],
+    files,
+    ...BUNDLE_OPTIONS,
     bytecode: true,
-    splitting: true,
-    minify: { syntax: true, whitespace: true, identifiers: false },
-    sourcemap: "none",
     compile: {
       outfile,
       autoloadDotenv: false,

@@ -60,7 +60,7 @@ describe("app-server and acp usage", () => {
       const { stdout, stderr, code } = await run(agent, args);
       expect({ stdout, code }).toEqual({ stdout: "", code: 0 });
       expect(stderr).toContain("Usage:");
-      expect(stderr).toContain("knightcode app-server [-e <extension>]... [--session-dir <dir>]");
+      expect(stderr).toContain("knightcode acp [-e <extension>]... [--session-dir <dir>]");
       expect(stderr).toContain("-h, --help");
     });
   }
