@@ -19,9 +19,11 @@ export const BINARY_SUITES: readonly string[] = [
   "packages/app-server/test/e2e/listen",
   "packages/acp/test/e2e",
   "apps/cli/test",
+  "apps/web/test",
 ];
 
 const IN_PROCESS_PARTS = "unit tests of the terminal's parts inside the test process: no knightcode child";
+const WEB_PARTS = "unit tests of the web client's parts inside the test process: no knightcode child";
 
 /** Files of those folders that do not run against the binary, and why (one line each). */
 export const NOT_ON_BINARY: Readonly<Record<string, string>> = {
@@ -35,6 +37,11 @@ export const NOT_ON_BINARY: Readonly<Record<string, string>> = {
   "apps/cli/test/markdown-block.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/markdown-split.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/simple-parts.test.ts": IN_PROCESS_PARTS,
+  "apps/web/test/markdown.test.ts": WEB_PARTS,
+  "apps/web/test/serve-web-client.test.ts": WEB_PARTS,
+  "apps/web/test/thread-search.test.ts": WEB_PARTS,
+  "apps/web/test/thread-state.test.ts": WEB_PARTS,
+  "apps/web/test/tree-rows.test.ts": WEB_PARTS,
 };
 
 /** The test files the binary pass runs, relative to the checkout, sorted. */

@@ -2,25 +2,14 @@
  * A real `knightcode web` child on 127.0.0.1 (a free port), its models pointed at the
  * testkit's loopback mock, and the pairing link it printed on stderr.
  */
-import { join, resolve } from "node:path";
 import {
+  knightcodeArgv,
   type MockModelServer,
   mockModelsJson,
   startMockModelServer,
   type TempAgentDir,
   tempAgentDir,
 } from "@knightcode/testkit";
-
-/** The CLI's entry point in this checkout. */
-const CLI_MAIN = join(import.meta.dir, "..", "..", "..", "cli", "src", "main.ts");
-
-/** `knightcode <args>` from the sources, or the compiled binary `KNIGHTCODE_BIN` names. */
-function knightcodeArgv(args: string[]): string[] {
-  const binary = process.env.KNIGHTCODE_BIN;
-  return binary === undefined || binary === ""
-    ? [process.execPath, CLI_MAIN, ...args]
-    : [resolve(binary), ...args];
-}
 
 /** A running `knightcode web`. */
 export interface WebChild extends AsyncDisposable {
