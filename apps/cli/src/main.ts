@@ -14,7 +14,7 @@ quietIdleTerminal(command);
 // a server flag nobody can take is a usage error before anything starts (checked outside
 // the process sandbox only: inside it, the same command line was checked already)
 if (
-  (command.kind === "appServer" || command.kind === "acp") &&
+  (command.kind === "appServer" || command.kind === "acp" || command.kind === "web") &&
   command.extensionFlags.length > 0 &&
   process.env.KNIGHTCODE_PROCESS_SANDBOX !== "1"
 ) {

@@ -1,5 +1,5 @@
 /**
- * `app-server` and `acp` keep an unknown long option for the extensions (`--plan`), but a
+ * `app-server`, `acp` and `web` keep an unknown long option for the extensions (`--plan`), but a
  * mistyped server option (`--lisen x`) must not start a server. Only an extension that
  * loads for every thread can register a process-wide flag: a `-e` path, the global
  * settings' `extensions`, `packages` or pi compatibility, or `<agent-dir>/extensions/`.

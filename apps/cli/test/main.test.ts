@@ -33,7 +33,8 @@ function demoProject(stdout: string): string {
 }
 
 describe("knightcode binary", () => {
-  for (const args of [["--help"], ["-h"], ["app-server", "--help"], ["-p", "--help"]]) {
+  // app-server's and acp's usage goes to stderr: server-usage.test.ts
+  for (const args of [["--help"], ["-h"], ["-p", "--help"], ["-h", "app-server"]]) {
     test(`${args.join(" ")} prints usage on stdout and exits 0 without serving`, async () => {
       const { stdout, stderr, code } = await run(args);
       expect(code).toBe(0);
@@ -68,32 +69,12 @@ describe("knightcode binary", () => {
     expect({ stdout, stderr, code }).toEqual({ stdout: `knightcode ${version}\n`, stderr: "", code: 0 });
   });
 
-  test("app-server -h with stdin left open and a request waiting exits 0 at once: no connection, no answer", async () => {
-    const child = Bun.spawn([process.execPath, MAIN, "app-server", "-e", "x.ts", "-h"], {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    child.stdin.write('{"id":1,"method":"initialize","params":{"clientInfo":{"name":"t"}}}\n');
-    child.stdin.flush();
-    // stdin stays open: a serving process would answer and then wait for more input
-    const { stdout, stderr, code } = await collectOutput(child);
-    child.stdin.end();
-    expect(code).toBe(0);
-    // usage, and no protocol answer: the request was never read
-    expect(stdout).toContain("Usage:");
-    expect(stdout).not.toContain('"id":1');
-    expect(stderr).not.toContain("shutting down");
-  });
-
   for (const [args, line] of [
     [["--frobnicate"], "knightcode: unknown option '--frobnicate' (see knightcode --help)\n"],
     [
       ["-p", "--thinking", "huge", "hi"],
       "knightcode: --thinking must be one of off, minimal, low, medium, high, xhigh, not 'huge' (see knightcode --help)\n",
     ],
-    // app-server's unknown long flags are the extensions' (a thread/start warning when none takes one)
-    [["app-server", "-x"], "knightcode: unknown option '-x' (see knightcode --help)\n"],
   ] as const) {
     test(`${args.join(" ")}: one line on stderr, nothing on stdout, exit 2`, async () => {
       const { stdout, stderr, code } = await run([...args]);

@@ -90,6 +90,7 @@ describe("app-server and acp usage", () => {
     [["app-server", "--lisen", "x"], "unknown option '--lisen'"],
     [["app-server", "--lisen=x"], "unknown option '--lisen'"],
     [["acp", "--plan"], "unknown option '--plan'"],
+    [["web", "--opne"], "unknown option '--opne'"],
   ] as const) {
     test(`${args.join(" ")}: one line on stderr, nothing on stdout, exit 2`, async () => {
       await using agent = await tempAgentDir();
