@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   collectOutput,
+  knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   mockModelsJson,
@@ -12,10 +13,8 @@ import {
   toolCallReply,
 } from "@knightcode/testkit";
 
-const MAIN = join(import.meta.dir, "..", "src", "main.ts");
-
 async function run(args: string[], env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, MAIN, ...args], {
+  const child = Bun.spawn(knightcodeArgv(args), {
     env: { ...process.env, ...env, NO_COLOR: "1" },
     stdin: "ignore",
     stdout: "pipe",
