@@ -25,7 +25,12 @@ export class ConnectionClosedError extends Error {
   }
 }
 
-type NotificationHandler = (method: string, params: unknown) => void;
+/** What a notification carries besides its params: its place in its thread's stream, when it has one. */
+export interface NotificationMeta {
+  seq?: number;
+}
+
+type NotificationHandler = (method: string, params: unknown, meta: NotificationMeta) => void;
 type RequestHandler = (params: unknown, context: { id: RequestId; signal: AbortSignal }) => unknown;
 
 interface Pending {
@@ -41,6 +46,8 @@ function decodeBase64(base64: string): Uint8Array {
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
 }
+
+const NO_META: NotificationMeta = Object.freeze({});
 
 /** True when a value is a payload reference. */
 export function isPayloadRef(value: unknown): value is PayloadRef {
@@ -98,15 +105,19 @@ export class AppServerClient {
   /** Listens to one notification method; returns the unsubscribe function. */
   onNotification<M extends ServerNotificationMethod>(
     method: M,
-    handler: (params: ServerNotificationParams<M>) => void,
+    handler: (params: ServerNotificationParams<M>, meta: NotificationMeta) => void,
   ): () => void;
   /** Listens to every notification. */
-  onNotification(method: "*", handler: (method: string, params: unknown) => void): () => void;
+  onNotification(
+    method: "*",
+    handler: (method: string, params: unknown, meta: NotificationMeta) => void,
+  ): () => void;
   onNotification(method: string, handler: (...args: never[]) => void): () => void {
     const wrapped: NotificationHandler =
       method === "*"
         ? (handler as NotificationHandler)
-        : (_method, params) => (handler as (params: unknown) => void)(params);
+        : (_method, params, meta) =>
+            (handler as (params: unknown, meta: NotificationMeta) => void)(params, meta);
     let set = this.notificationHandlers.get(method);
     if (set === undefined) {
       set = new Set();
@@ -209,7 +220,11 @@ export class AppServerClient {
     if (classified === null) return;
     if (classified.kind === "response") this.settle(classified.message);
     else if (classified.kind === "notification")
-      this.dispatchNotification(classified.message.method, classified.message.params);
+      this.dispatchNotification(
+        classified.message.method,
+        classified.message.params,
+        classified.message.seq === undefined ? NO_META : { seq: classified.message.seq },
+      );
     else void this.answer(classified.message.id, classified.message.method, classified.message.params);
   }
 
@@ -222,13 +237,13 @@ export class AppServerClient {
     else pending.resolve(response.result);
   }
 
-  private dispatchNotification(method: string, params: unknown): void {
+  private dispatchNotification(method: string, params: unknown, meta: NotificationMeta): void {
     if (method === "serverRequest/cancelled") {
       const requestId = (params as { requestId?: RequestId } | undefined)?.requestId;
       if (requestId !== undefined) this.incoming.get(requestId)?.abort();
     }
     for (const key of [method, "*"]) {
-      for (const handler of this.notificationHandlers.get(key) ?? []) handler(method, params);
+      for (const handler of this.notificationHandlers.get(key) ?? []) handler(method, params, meta);
     }
   }
 

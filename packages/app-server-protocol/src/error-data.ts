@@ -48,6 +48,10 @@ export type TurnMismatchData = Static<typeof TurnMismatchData>;
 export const LineTooLongData = Type.Object({ limitBytes: Type.Integer() });
 export type LineTooLongData = Static<typeof LineTooLongData>;
 
+/** `overloaded`: when to try again; nothing was done. */
+export const OverloadedData = Type.Object({ retryAfterMs: Type.Integer({ minimum: 0 }) });
+export type OverloadedData = Static<typeof OverloadedData>;
+
 /** Schemas of the `data` member per error code; codes not listed carry no data. */
 export const ERROR_DATA_SCHEMAS = {
   invalidParams: InvalidParamsData,
@@ -56,4 +60,5 @@ export const ERROR_DATA_SCHEMAS = {
   threadLockedElsewhere: ThreadLockedElsewhereData,
   turnMismatch: TurnMismatchData,
   lineTooLong: LineTooLongData,
+  overloaded: OverloadedData,
 } as const;

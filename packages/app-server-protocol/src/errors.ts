@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   "payloadNotFound",
   "toolMissing",
   "lineTooLong",
+  "overloaded",
   "shuttingDown",
   "internal",
 ] as const;

@@ -5,7 +5,12 @@
  * `@knightcode/app-server-protocol/schemas`.
  */
 
-export { AppServerClient, ConnectionClosedError, isPayloadRef } from "./client.ts";
+export {
+  AppServerClient,
+  ConnectionClosedError,
+  isPayloadRef,
+  type NotificationMeta,
+} from "./client.ts";
 export {
   type ConnectWebSocketOptions,
   connectWebSocket,
@@ -16,6 +21,7 @@ export type {
   ConfigConflictData,
   InvalidParamsData,
   LineTooLongData,
+  OverloadedData,
   ThreadLockedElsewhereData,
   TurnMismatchData,
 } from "./error-data.ts";
@@ -232,6 +238,8 @@ export type {
   ProtocolModel,
   QueueState,
   ReasoningItem,
+  StreamPosition,
+  StreamSeq,
   ThinkingLevel,
   Thread,
   ThreadItem,

@@ -74,6 +74,8 @@ export function buildProtocolSchema(): Record<string, unknown> {
     "x-serverNotifications": serverNotifications,
     "x-serverRequests": serverRequests,
     "x-errors": errors,
+    // every notification about a loaded thread carries its place in the thread's stream
+    "x-notificationFields": { seq: ref("StreamSeq") },
   };
 }
 

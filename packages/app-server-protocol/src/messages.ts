@@ -12,6 +12,8 @@ export interface RequestMessage {
 export interface NotificationMessage {
   method: string;
   params?: unknown;
+  /** The notification's place in its thread's stream (notifications about a loaded thread only). */
+  seq?: number;
 }
 
 export interface SuccessResponse {

@@ -308,6 +308,21 @@ export const ApprovalDecision = Type.Union([
 ]);
 export type ApprovalDecision = Static<typeof ApprovalDecision>;
 
+/**
+ * A notification's place in its thread's stream: the top-level `seq` of every
+ * notification about a loaded thread counts up from 1 within one stream (one load of the
+ * thread in one server process), across every connection.
+ */
+export const StreamSeq = Type.Integer({ minimum: 0 });
+export type StreamSeq = Static<typeof StreamSeq>;
+
+/** Where a thread's stream stood when a response was sent: its ID and the last `seq` sent. */
+export const StreamPosition = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  seq: StreamSeq,
+});
+export type StreamPosition = Static<typeof StreamPosition>;
+
 /** Unsent steers and queued inputs of a thread. */
 export const QueueState = Type.Object({
   steering: Type.Array(Type.String()),

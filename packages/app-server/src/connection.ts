@@ -39,6 +39,8 @@ export interface ConnectionHost {
   ready(): Promise<unknown> | undefined;
   isShuttingDown(): boolean;
   connectionClosed(connection: Connection): void;
+  /** See {@link MAX_REQUESTS_IN_FLIGHT}. */
+  maxRequestsInFlight?: number;
 }
 
 interface OutstandingRequest {
@@ -48,6 +50,14 @@ interface OutstandingRequest {
 }
 
 type State = "new" | "initializing" | "ready" | "closed";
+
+/**
+ * Accepted, unanswered requests one connection may have; past it, requests are answered
+ * the retryable `overloaded` at once instead of queueing without bound.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 1024;
+/** What `overloaded` asks the client to wait before trying again. */
+export const OVERLOAD_RETRY_AFTER_MS = 1000;
 
 /** A client connection over one transport. */
 export class Connection {
@@ -89,10 +99,15 @@ export class Connection {
     return this.accepted.size;
   }
 
-  /** Sends a notification unless this connection opted out of it or is not initialized. */
-  notify(notification: ServerNotification): void {
+  /**
+   * Sends a notification unless this connection opted out of it or is not initialized;
+   * `seq` is its place in its thread's stream (sent as the message's top-level `seq`).
+   */
+  notify(notification: ServerNotification, seq?: number): void {
     if (this.state !== "ready" || this.optOut.has(notification.method)) return;
-    this.send(notification);
+    this.send(
+      seq === undefined ? notification : { method: notification.method, params: notification.params, seq },
+    );
   }
 
   /** Sends a notification even before the handshake completes (`error` for a bad line); opt-outs still apply. */
@@ -193,6 +208,19 @@ export class Connection {
       this.respondError(
         id,
         new AppServerError("invalidParams", `invalid params for '${method}'`, { errors: validation.issues }),
+      );
+      return;
+    }
+    if (this.accepted.size >= (this.host.maxRequestsInFlight ?? MAX_REQUESTS_IN_FLIGHT)) {
+      this.respondError(
+        id,
+        new AppServerError(
+          "overloaded",
+          `too many requests in flight on this connection; retry in ${OVERLOAD_RETRY_AFTER_MS} ms`,
+          {
+            retryAfterMs: OVERLOAD_RETRY_AFTER_MS,
+          },
+        ),
       );
       return;
     }

@@ -35,6 +35,8 @@ export interface AppServerOptions {
   serverInfo?: { name: string; version: string };
   /** Milliseconds before shutdown answers unfinished requests itself. */
   shutdownAnswerMs?: number;
+  /** Accepted, unanswered requests per connection before `overloaded` (default 1024). */
+  maxRequestsInFlight?: number;
   /** The collection after a turn once the server is quiet; `false` turns it off. */
   idleCollect?: IdleCollectorOptions | false;
   /**
@@ -151,6 +153,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     }),
     ready: () => options.ready,
     isShuttingDown: () => shuttingDown !== undefined,
+    ...(options.maxRequestsInFlight === undefined
+      ? {}
+      : { maxRequestsInFlight: options.maxRequestsInFlight }),
     connectionClosed(connection) {
       if (!connections.delete(connection.id)) return;
       live.delete(connection);
@@ -185,9 +190,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
     if (connections.size === 0) return;
     const notification = large.notification(event.notification);
     if (event.audience === "everyone") {
-      for (const connection of connections.values()) connection.notify(notification);
+      for (const connection of connections.values()) connection.notify(notification, event.seq);
     } else {
-      for (const id of event.connectionIds) connections.get(id)?.notify(notification);
+      for (const id of event.connectionIds) connections.get(id)?.notify(notification, event.seq);
     }
   });
 

@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.shutdown();
 });
 
-function setup(options: { shutdownAnswerMs?: number } = {}) {
+function setup(options: { shutdownAnswerMs?: number; maxRequestsInFlight?: number } = {}) {
   const threads = new FakeThreadManager();
   const server = createAppServer({ threads, ...options });
   servers.push(server);
@@ -364,6 +364,27 @@ describe("shutdown", () => {
     await done;
     expect(errorCode(await a.response(1))).toBe("shuttingDown");
     expect(threads.closeAllCalls).toBe(1);
+  });
+
+  test("past the in-flight limit a request is answered overloaded with retryAfterMs at once, per connection", async () => {
+    const { server, threads } = setup({ maxRequestsInFlight: 2, shutdownAnswerMs: 50 });
+    const peer = await rawPeer(server);
+    await peer.handshake();
+    threads.hang.add("model/list");
+    peer.send({ id: 1, method: "model/list", params: {} });
+    peer.send({ id: 2, method: "model/list", params: {} });
+    peer.send({ id: 3, method: "thread/list", params: {} });
+    const refused = await peer.response(3);
+    expect(refused.error).toEqual({
+      code: "overloaded",
+      message: "too many requests in flight on this connection; retry in 1000 ms",
+      data: { retryAfterMs: 1000 },
+    });
+    // another connection has its own budget
+    const other = await rawPeer(server);
+    await other.handshake();
+    other.send({ id: 1, method: "thread/list", params: {} });
+    expect(errorCode(await other.response(1))).toBeUndefined();
   });
 
   test("a result arriving after the nine-second shuttingDown answer never publishes a second response", async () => {

@@ -71,8 +71,8 @@ export interface Caller {
  * subscriptions); the server only delivers, honouring each connection's opt-outs.
  */
 export type ThreadManagerEvent =
-  | { audience: "everyone"; notification: ServerNotification }
-  | { audience: "connections"; connectionIds: string[]; notification: ServerNotification };
+  | { audience: "everyone"; notification: ServerNotification; seq?: number }
+  | { audience: "connections"; connectionIds: string[]; notification: ServerNotification; seq?: number };
 
 /** A server-to-client request in flight. */
 export interface OutgoingRequest<TResult> {

@@ -39,6 +39,13 @@ export {
   toProtocolModel,
   warmingModelSource,
 } from "./threads/model-source.ts";
+export {
+  DEFAULT_REPLAY_LIMITS,
+  ReplayBuffer,
+  type ReplayEntry,
+  type ReplayLimits,
+  replayGap,
+} from "./threads/replay-buffer.ts";
 export { IDLE_UNLOAD_MS } from "./threads/thread-registry.ts";
 export {
   isolatedToolBackendFactory,

@@ -7,6 +7,7 @@ import type { SandboxHelperCommand } from "@knightcode/sandbox";
 import type { Clock } from "./clock.ts";
 import type { ExtensionHostFactory } from "./extensions/extension-hooks.ts";
 import type { ModelSource } from "./threads/model-source.ts";
+import type { ReplayLimits } from "./threads/replay-buffer.ts";
 import type { ToolBackendFactory } from "./tools/tool-backend.ts";
 import type { ThreadToolSourceFactory } from "./tools/tool-sources.ts";
 import type { CompactionHooks } from "./turns/environment.ts";
@@ -25,6 +26,8 @@ export interface ThreadManagerOptions {
   /** Time source for idle unloading and turn markers. */
   clock?: Clock;
   idleUnloadMs?: number;
+  /** How much of each loaded thread's notification stream is kept for reconnecting clients. */
+  replayLimits?: ReplayLimits;
   models?: ModelSource;
   streamFn?: StreamFunction;
   /**

@@ -62,6 +62,7 @@ import {
   toProtocolModel,
   warmingModelSource,
 } from "./threads/model-source.ts";
+import { replayGap } from "./threads/replay-buffer.ts";
 import { SessionDirectories } from "./threads/session-dirs.ts";
 import { type LocatedSession, SessionLocator } from "./threads/session-locator.ts";
 import { sessionDamageWarnings } from "./threads/session-warnings.ts";
@@ -145,6 +146,7 @@ export class ThreadManager implements ThreadManagerApi {
       dialogs: this.dialogs,
       serverRequests: () => this.port,
       emit: (event) => this.emit(event),
+      ...(options.replayLimits === undefined ? {} : { replayLimits: options.replayLimits }),
       resolveModel: (ref) => this.resolveModel(ref),
       abortAll: (runtime) => abortTurns(runtime),
       models: this.models,
@@ -310,7 +312,12 @@ export class ThreadManager implements ThreadManagerApi {
   private created(runtime: ThreadRuntime, caller: Caller): ThreadStartResult {
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
-    return { thread: runtime.thread(), warnings: runtime.loadWarnings, ...extensionFlagsOf(runtime) };
+    return {
+      thread: runtime.thread(),
+      warnings: runtime.loadWarnings,
+      ...extensionFlagsOf(runtime),
+      stream: runtime.replay.position(),
+    };
   }
 
   startThread(params: ThreadStartParams, caller: Caller): Promise<ThreadStartResult> {
@@ -401,8 +408,18 @@ export class ThreadManager implements ThreadManagerApi {
         this.registry.maybeIdle(runtime);
         throw error;
       }
+      // a reconnecting client gets what it missed first, in order, before anything live
+      const replay = replayGap(runtime.replay, params.replay, (entry) =>
+        this.emit({
+          audience: "connections",
+          connectionIds: [caller.connectionId],
+          notification: entry.notification,
+          seq: entry.seq,
+        }),
+      );
       runtime.subscribe(caller.connectionId);
-      const out: ThreadResumeResult = { ...result, turns: page.turns };
+      const out: ThreadResumeResult = { ...result, turns: page.turns, stream: runtime.replay.position() };
+      if (replay !== undefined) out.replay = replay;
       if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
       if (running) out.runningTurn = running;
       return out;

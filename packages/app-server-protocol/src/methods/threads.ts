@@ -11,6 +11,8 @@ import {
   PayloadRef,
   ProtocolModel,
   QueueState,
+  StreamPosition,
+  StreamSeq,
   ThinkingLevel,
   Thread,
   ThreadSummary,
@@ -36,10 +38,14 @@ export type ThreadStartParams = Static<typeof ThreadStartParams>;
 /** The flags the thread's extensions registered; absent when they registered none. */
 const ExtensionFlags = Type.Optional(Type.Array(ExtensionFlag));
 
+/** The new subscriber's place in the thread's stream, for a later `thread/resume` with `replay`. */
+const Stream = Type.Optional(StreamPosition);
+
 export const ThreadStartResult = Type.Object({
   thread: Thread,
   warnings: Type.Array(Warning),
   extensionFlags: ExtensionFlags,
+  stream: Stream,
 });
 export type ThreadStartResult = Static<typeof ThreadStartResult>;
 
@@ -48,6 +54,15 @@ export const ThreadResumeParams = Type.Object({
   cursor: Type.Optional(Cursor),
   /** Replaces the thread's client-given MCP servers (see `thread/start`); absent keeps them. */
   mcpServers: Type.Optional(McpServers),
+  /**
+   * A reconnecting client's last place in the thread's stream: the notifications after
+   * `afterSeq` are sent again, before the response, when the stream is the same and its
+   * replay buffer still holds them (`replay: "replayed"`); otherwise the snapshot is the
+   * state to install (`replay: "gone"`).
+   */
+  replay: Type.Optional(
+    Type.Object({ streamId: Type.String({ minLength: 1, maxLength: 64 }), afterSeq: StreamSeq }),
+  ),
 });
 export type ThreadResumeParams = Static<typeof ThreadResumeParams>;
 
@@ -66,6 +81,9 @@ export const ThreadResumeResult = Type.Object({
   usage: TokenUsage,
   warnings: Type.Array(Warning),
   extensionFlags: ExtensionFlags,
+  stream: Stream,
+  /** Only when `replay` was asked: whether the gap was sent again or is gone. */
+  replay: Type.Optional(Type.Union([Type.Literal("replayed"), Type.Literal("gone")])),
 });
 export type ThreadResumeResult = Static<typeof ThreadResumeResult>;
 
@@ -81,6 +99,7 @@ export const ThreadForkResult = Type.Object({
   thread: Thread,
   warnings: Type.Array(Warning),
   extensionFlags: ExtensionFlags,
+  stream: Stream,
 });
 export type ThreadForkResult = Static<typeof ThreadForkResult>;
 

@@ -43,6 +43,7 @@ import {
 import type { ThreadToolSourceFactory, ToolSourceContext } from "../tools/tool-sources.ts";
 import type { ApprovalBroker } from "../turns/approval-broker.ts";
 import type { ModelSource } from "./model-source.ts";
+import type { ReplayLimits } from "./replay-buffer.ts";
 import type { SessionLocator } from "./session-locator.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import {
@@ -78,6 +79,8 @@ export interface RegistryOptions {
   /** Turn actions extension APIs perform (send a message, steer, compact). */
   extensionActions?: ExtensionTurnActions;
   idleUnloadMs?: number;
+  /** See `ThreadManagerOptions.replayLimits`. */
+  replayLimits?: ReplayLimits;
   /** The manager's MCP server processes, shared by its threads. */
   mcpHub: McpHub;
   /** Further per-thread tool sources, after MCP. */
@@ -102,6 +105,7 @@ export class ThreadRegistry {
   constructor(private readonly options: RegistryOptions) {
     this.host = {
       emit: (event) => options.emit(event),
+      ...(options.replayLimits === undefined ? {} : { replayLimits: options.replayLimits }),
       broker: options.broker,
       dialogs: options.dialogs,
       clock: options.clock,

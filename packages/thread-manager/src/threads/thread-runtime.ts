@@ -39,11 +39,14 @@ import { cumulativeUsage } from "../turns/token-usage.ts";
 import type { PendingStart, QueuedInput, Turn } from "../turns/turn.ts";
 import type { TurnPort } from "../turns/turn-port.ts";
 import { isStoreError, StaleRuntimeError } from "../wire-errors.ts";
+import { ReplayBuffer, type ReplayLimits } from "./replay-buffer.ts";
 import { PromptSourcesCache } from "./system-prompt.ts";
 
 /** What a runtime needs from the manager that owns it. */
 export interface RuntimeHost {
   emit(event: ThreadManagerEvent): void;
+  /** How much of each thread's stream is kept for reconnects (default `DEFAULT_REPLAY_LIMITS`). */
+  replayLimits?: ReplayLimits;
   broker: ApprovalBroker;
   /** Routes extension dialogs to subscribers that show them. */
   dialogs: DialogBroker;
@@ -111,6 +114,7 @@ export class ThreadRuntime implements ThreadPort {
   private lastStatus = "";
   /** What this thread's turns are given; they never see the runtime. */
   readonly port: TurnPort;
+  private replayBuffer: ReplayBuffer | undefined;
 
   constructor(
     readonly session: SessionFile,
@@ -208,13 +212,22 @@ export class ThreadRuntime implements ThreadPort {
     this.toEveryone({ method: "thread/status/changed", params: { threadId: this.id, status } });
   }
 
+  /** The thread's numbered stream (see `ReplayBuffer`); made on first use. */
+  get replay(): ReplayBuffer {
+    this.replayBuffer ??= new ReplayBuffer(this.host.replayLimits);
+    return this.replayBuffer;
+  }
+
+  /** Numbered and kept for a reconnect even while nobody is subscribed. */
   toSubscribers(notification: ServerNotification): void {
+    const seq = this.replay.record(notification);
     if (this.subscribers.length === 0) return;
-    this.host.emit({ audience: "connections", connectionIds: [...this.subscribers], notification });
+    this.host.emit({ audience: "connections", connectionIds: [...this.subscribers], notification, seq });
   }
 
   toEveryone(notification: ServerNotification): void {
-    this.host.emit({ audience: "everyone", notification });
+    const seq = this.replay.record(notification);
+    this.host.emit({ audience: "everyone", notification, seq });
   }
 
   /** A turn's tools: the environment's `base`, then the thread's tool sources'. */
