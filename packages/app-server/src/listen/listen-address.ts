@@ -33,6 +33,11 @@ export function parseListenAddress(value: string): ListenAddress {
       `--listen takes stdio://, unix://PATH, ws://IP:PORT or wss://IP:PORT, not '${value}'`,
     );
   }
+  // checked before URL parsing, which only says "invalid URL" for a port past 65535
+  const portText = /:(\d+)\/?$/.exec(value)?.[1];
+  if (portText !== undefined && Number(portText) > 65_535) {
+    throw new ListenAddressError(`--listen port ${portText} is out of range`);
+  }
   let url: URL;
   try {
     url = new URL(value);
