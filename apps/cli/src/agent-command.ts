@@ -9,6 +9,7 @@ import { type AgentOptions, usageLine } from "./args.ts";
 import { settleFlagsOf } from "./extension-flags.ts";
 import { discardStartedThread, OpenThreadError, openThread } from "./open-thread.ts";
 import { runPrintTurn } from "./print-mode.ts";
+import type { TerminalClient } from "./terminal-client.ts";
 
 /** Exit code for a usage problem found after parsing (same as a bad flag). */
 const USAGE_EXIT = 2;
@@ -26,8 +27,26 @@ export function combinePrompt(argument: string | undefined, piped: string): stri
 
 /** Runs the agent; resolves with the process exit code. */
 export async function runAgent(options: AgentOptions): Promise<number> {
-  const cwd = process.cwd();
   const interactive = !options.print && process.stdin.isTTY === true;
+  // attached to a server elsewhere: its working directory is the one threads open in
+  let remote: TerminalClient | undefined;
+  let cwd = process.cwd();
+  if (options.remote !== undefined) {
+    const { connectRemoteClient } = await import("./remote-client.ts");
+    try {
+      const attached = await connectRemoteClient({
+        url: options.remote,
+        ...(options.remoteTokenEnv === undefined ? {} : { tokenEnv: options.remoteTokenEnv }),
+        clientName: interactive ? "knightcode-tui" : "knightcode-print",
+        extensionDialogs: interactive,
+      });
+      remote = attached;
+      cwd = attached.cwd;
+    } catch (error) {
+      process.stderr.write(`knightcode: ${describe(error)}\n`);
+      return 1;
+    }
+  }
   let piped = "";
   if (!interactive) {
     piped = await readPipedStdin();
@@ -41,6 +60,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   }
   // loaded on demand: the interactive UI draws its first frame before the server code loads
   const connect = async () =>
+    remote ??
     (await import("./terminal-client.ts")).connectTerminalClient({
       cwd,
       extensions: options.extensions,

@@ -104,6 +104,10 @@ export interface AgentOptions {
   noSession: boolean;
   /** `--sandbox` (tools) or `--sandbox=process` (the whole process). */
   sandbox?: SandboxFlag;
+  /** `--remote <url>`: attach to a running app server instead of starting one in-process. */
+  remote?: string;
+  /** `--remote-token-env <NAME>`: the variable holding the remote server's token. */
+  remoteTokenEnv?: string;
   /** Flags this parser does not know, kept for the extensions (`--plan`, `--ssh host`). */
   extensionFlags: CliExtensionFlag[];
   /**
@@ -342,6 +346,8 @@ const VALUE_FLAGS = new Set([
   "-e",
   "--extension",
   "--session-dir",
+  "--remote",
+  "--remote-token-env",
 ]);
 
 function parseAgent(argv: readonly string[]): Command {
@@ -456,6 +462,16 @@ function applyValue(options: AgentOptions, name: string, value: string): string 
     case "--session-dir":
       options.sessionDir = value;
       return undefined;
+    case "--remote":
+      if (!/^(wss?|unix):\/\/./.test(value))
+        return `--remote takes ws://, wss:// or unix:// URL, not '${value}'`;
+      options.remote = value;
+      return undefined;
+    case "--remote-token-env":
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+        return `--remote-token-env takes a variable name, not '${value}'`;
+      options.remoteTokenEnv = value;
+      return undefined;
     default:
       options.extensions.push(value);
       return undefined;
@@ -473,6 +489,19 @@ function conflictOf(options: AgentOptions): string | undefined {
   if (options.noSession && pickers.length > 0) return `--no-session cannot be combined with ${pickers[0]}`;
   if (options.mode === "json" && !options.print) return "--mode json needs -p/--print";
   if (options.resume && options.print) return "--resume needs the interactive terminal, not -p";
+  if (options.remoteTokenEnv !== undefined && options.remote === undefined)
+    return "--remote-token-env needs --remote";
+  if (options.remote !== undefined) {
+    // what the server runs with is decided where it runs
+    const local = [
+      options.extensions.length > 0 ? "-e" : undefined,
+      options.sessionDir !== undefined ? "--session-dir" : undefined,
+      options.noSession ? "--no-session" : undefined,
+      options.sandbox !== undefined ? "--sandbox" : undefined,
+    ].filter((f) => f !== undefined);
+    if (local.length > 0)
+      return `--remote cannot be combined with ${local[0]}: start the server with it instead`;
+  }
   return undefined;
 }
 

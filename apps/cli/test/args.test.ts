@@ -242,3 +242,59 @@ describe("knightcode arguments", () => {
     expect(parseArgs(["web", "--listen", "stdio://"])).toMatchObject({ kind: "error" });
   });
 });
+
+describe("remote flags", () => {
+  test("app-server --listen gathers its companions; --allow-origin repeats", () => {
+    expect(
+      parseArgs([
+        "app-server",
+        "--listen",
+        "wss://0.0.0.0:4500",
+        "--tls-cert=c.pem",
+        "--tls-key",
+        "k.pem",
+        "--token-file",
+        "t",
+        "--allow-origin",
+        "https://a.example",
+        "--allow-origin",
+        "https://b.example",
+      ]),
+    ).toEqual({
+      kind: "appServer",
+      extensions: [],
+      extensionFlags: [],
+      listen: {
+        url: "wss://0.0.0.0:4500",
+        tlsCert: "c.pem",
+        tlsKey: "k.pem",
+        tokenFile: "t",
+        allowOrigins: ["https://a.example", "https://b.example"],
+      },
+    });
+  });
+
+  test.each([
+    [["app-server", "--tls-cert", "c.pem"], "--tls-cert needs --listen"],
+    [["app-server", "--listen", "ws://127.0.0.1:0", "--listen", "unix:///x"], "--listen given twice"],
+    [["acp", "--listen", "ws://127.0.0.1:0"], "acp speaks on stdin/stdout only"],
+    [["--remote", "http://host:1"], "--remote takes ws://, wss:// or unix://"],
+    [["--remote-token-env", "T"], "--remote-token-env needs --remote"],
+    [["--remote", "ws://127.0.0.1:1", "--remote-token-env", "1BAD"], "takes a variable name"],
+    [["--remote", "ws://127.0.0.1:1", "-e", "x.ts"], "--remote cannot be combined with -e"],
+    [["--remote", "ws://127.0.0.1:1", "--no-session"], "--remote cannot be combined with --no-session"],
+  ])("%p is refused: %s", (argv, message) => {
+    const parsed = parseArgs(argv);
+    expect(parsed.kind).toBe("error");
+    expect(parsed.kind === "error" && parsed.message).toContain(message);
+  });
+
+  test("--remote with -c and a token variable", () => {
+    const parsed = parseArgs(["--remote", "wss://box:4500", "--remote-token-env", "BOX_TOKEN", "-c"]);
+    expect(parsed.kind === "agent" && parsed.options).toMatchObject({
+      remote: "wss://box:4500",
+      remoteTokenEnv: "BOX_TOKEN",
+      continue: true,
+    });
+  });
+});

@@ -55,7 +55,7 @@ type State = "new" | "initializing" | "ready" | "closed";
  * Accepted, unanswered requests one connection may have; past it, requests are answered
  * the retryable `overloaded` at once instead of queueing without bound.
  */
-export const MAX_REQUESTS_IN_FLIGHT = 1024;
+export const MAX_REQUESTS_IN_FLIGHT = 4096;
 /** What `overloaded` asks the client to wait before trying again. */
 export const OVERLOAD_RETRY_AFTER_MS = 1000;
 

@@ -35,7 +35,7 @@ export interface AppServerOptions {
   serverInfo?: { name: string; version: string };
   /** Milliseconds before shutdown answers unfinished requests itself. */
   shutdownAnswerMs?: number;
-  /** Accepted, unanswered requests per connection before `overloaded` (default 1024). */
+  /** Accepted, unanswered requests per connection before `overloaded` (default 4096). */
   maxRequestsInFlight?: number;
   /** The collection after a turn once the server is quiet; `false` turns it off. */
   idleCollect?: IdleCollectorOptions | false;
@@ -149,6 +149,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         os: OS_NAMES.has(process.platform) ? process.platform : "linux",
         arch: process.arch,
         homeDir: homedir(),
+        cwd: process.cwd(),
       },
     }),
     ready: () => options.ready,

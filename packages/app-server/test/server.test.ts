@@ -27,7 +27,12 @@ describe("handshake", () => {
     const response = await peer.response(1);
     const result = response.result as { serverInfo: { name: string }; platform: Record<string, string> };
     expect(result.serverInfo.name).toBeString();
-    expect(result.platform).toEqual({ os: process.platform, arch: process.arch, homeDir: homedir() });
+    expect(result.platform).toEqual({
+      os: process.platform,
+      arch: process.arch,
+      homeDir: homedir(),
+      cwd: process.cwd(),
+    });
   });
 
   test("requests before initialize, and between initialize and initialized, return notInitialized", async () => {

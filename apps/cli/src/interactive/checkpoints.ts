@@ -90,10 +90,15 @@ export class TurnCheckpoints {
   private repo: Promise<Repo | undefined> | undefined;
   private readonly scratch = mkdtempSync(join(tmpdir(), "knightcode-checkpoint-"));
 
-  constructor(private readonly cwd: string) {}
+  constructor(
+    private readonly cwd: string,
+    /** Why no checkpoints are taken at all (attached to a server whose files are elsewhere). */
+    readonly disabledBecause?: string,
+  ) {}
 
   private open() {
     this.repo ??= (async () => {
+      if (this.disabledBecause !== undefined) return undefined;
       // simple-git loads with the first checkpoint, not at start-up
       const { simpleGit } = await import("simple-git");
       const git = simpleGit(this.cwd);

@@ -60,7 +60,7 @@ export class InteractiveApp {
     builtins: readonly BuiltinCommand[],
     private readonly runCommand: CommandRunner,
     /** The editor and footer of a first frame drawn before the connection existed. */
-    early: { editor?: PromptEditor; footer?: Footer } = {},
+    early: { editor?: PromptEditor; footer?: Footer; remote?: boolean } = {},
   ) {
     this.exited = new Promise((resolve) => {
       this.settleExit = resolve;
@@ -80,7 +80,13 @@ export class InteractiveApp {
     screen.setFooter(this.footer);
     screen.focus(this.editor);
     screen.onKey((data) => this.onKey(data));
-    this.checkpoints = new TurnCheckpoints(cwd);
+    // the server's files may be on another machine: a checkpoint here would snapshot the wrong tree
+    this.checkpoints = new TurnCheckpoints(
+      cwd,
+      early.remote === true
+        ? "/undo is not available with --remote: its checkpoints would be taken on this machine, not where the server's files are"
+        : undefined,
+    );
     client.onNotification("*", (method, params) =>
       this.session.handle(method, params as Record<string, unknown>),
     );

@@ -42,6 +42,7 @@ export async function runInteractive(
   const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand, {
     editor,
     footer,
+    ...(options.remote === undefined ? {} : { remote: true }),
   });
   try {
     let picked: string | undefined;

@@ -12,7 +12,8 @@ export async function undoLastTurn(app: InteractiveApp): Promise<void> {
   if (!(await app.checkpoints.available())) {
     app.view.note(
       style.warning(
-        "/undo needs a git repository: outside one no checkpoints are taken, so nothing can be restored. Run `git init` to enable it.",
+        app.checkpoints.disabledBecause ??
+          "/undo needs a git repository: outside one no checkpoints are taken, so nothing can be restored. Run `git init` to enable it.",
       ),
     );
     return;

@@ -26,6 +26,11 @@ export const InitializeResult = Type.Object({
     os: Type.Union([Type.Literal("win32"), Type.Literal("darwin"), Type.Literal("linux")]),
     arch: Type.String(),
     homeDir: Type.String(),
+    /**
+     * The server process's working directory: where a client that shares no filesystem
+     * with the server (`knightcode --remote`) opens its threads.
+     */
+    cwd: Type.Optional(Type.String()),
   }),
 });
 export type InitializeResult = Static<typeof InitializeResult>;

@@ -147,7 +147,7 @@ describe("listeners that would expose the server refuse to start", () => {
         ["--listen", "ws://0.0.0.0:0", "--token-file", tokenFile],
         ["--listen", "wss://0.0.0.0:0", "--tls-cert", cert, "--tls-key", key],
       ]) {
-        const spawned = spawnServer(agent, undefined, args);
+        const spawned = spawnServer(agent, args);
         expect(await spawned.child.exited).toBe(2);
         await spawned.stdout;
         expect(spawned.stderr()).toContain("not a loopback address, without TLS and --token-file");
@@ -169,7 +169,7 @@ describe("listeners that would expose the server refuse to start", () => {
         [["--token-file", empty], "--token-file needs --listen"],
       ];
       for (const [args, reason] of cases) {
-        const spawned = spawnServer(agent, undefined, args);
+        const spawned = spawnServer(agent, args);
         expect(await spawned.child.exited).toBe(2);
         await spawned.stdout;
         expect(spawned.stderr()).toContain(reason);

@@ -16,9 +16,10 @@ import {
 } from "@knightcode/app-server-protocol";
 import { connectUnixSocket } from "@knightcode/app-server-protocol/unix";
 import {
-  knightcodeArgv,
   type MockModelServer,
   mockModelsJson,
+  type ServerChild,
+  spawnServerChild,
   startMockModelServer,
   type TempAgentDir,
   tempAgentDir,
@@ -105,52 +106,9 @@ export async function selfSignedCertificate(dir: string): Promise<{ cert: string
   return { cert, key };
 }
 
-/** Spawns `knightcode app-server` with `args` (no --listen added) and collects its stderr. */
-export function spawnServer(agent: TempAgentDir, mock: MockModelServer | undefined, args: string[]) {
-  void mock;
-  const child = Bun.spawn(knightcodeArgv(["app-server", ...args]), {
-    cwd: agent.cwd,
-    env: { ...process.env, ...agent.env },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let stderr = "";
-  const waiters: { pattern: RegExp; resolve: (m: RegExpExecArray) => void }[] = [];
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      stderr += decoder.decode(chunk, { stream: true });
-      for (const waiter of [...waiters]) {
-        const match = waiter.pattern.exec(stderr);
-        if (match === null) continue;
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(match);
-      }
-    }
-  })();
-  const stdout = new Response(child.stdout).text();
-  return {
-    child,
-    stdout,
-    stderr: () => stderr,
-    /** Resolves with the first match of `pattern` in stderr; rejects when the child exits first. */
-    waitFor(pattern: RegExp): Promise<RegExpExecArray> {
-      const seen = pattern.exec(stderr);
-      if (seen !== null) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        waiters.push({ pattern, resolve });
-        void child.exited.then(() => {
-          // the reader may still hold the last chunk: give it a turn
-          setTimeout(() => {
-            const late = pattern.exec(stderr);
-            if (late !== null) resolve(late);
-            else reject(new Error(`server exited before ${pattern}: ${stderr}`));
-          }, 50);
-        });
-      });
-    },
-  };
+/** Spawns `knightcode app-server` with `args` (no --listen added) in the agent's project. */
+export function spawnServer(agent: TempAgentDir, args: string[]): ServerChild {
+  return spawnServerChild(args, { cwd: agent.cwd, env: { ...process.env, ...agent.env } });
 }
 
 /** Starts a listener child of `kind` on an ephemeral loopback port (or a socket in the temp dir). */
@@ -175,10 +133,8 @@ export async function startListener(
     ...(tls ? ["--tls-cert", tls.cert, "--tls-key", tls.key] : []),
     ...(options.args ?? []),
   ];
-  const spawned = spawnServer(agent, mock, args);
-  const url = (await spawned.waitFor(/listening on (\S+)\n/))[1]!;
-  const tokenFile = kind === "unix" ? undefined : (await spawned.waitFor(/token file (\S+)/))[1];
-  const token = tokenFile === undefined ? undefined : (await Bun.file(tokenFile).text()).trim();
+  const spawned = spawnServer(agent, args);
+  const { url, tokenFile, token } = await spawned.listening();
   const ca = tls === undefined ? undefined : await Bun.file(tls.cert).text();
   const httpBase = url.replace(/^ws/, "http");
   const clients: ListenerClient[] = [];

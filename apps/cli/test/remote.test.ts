@@ -1,0 +1,105 @@
+/**
+ * `knightcode --remote`: the terminal agent attached to a real `knightcode app-server
+ * --listen` child. The terminal runs in another directory with no agent dir of its own:
+ * the sessions, the working directory and the tools are the server's.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { textReply, toolCallReply } from "@knightcode/testkit";
+import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
+import { startListenerChild } from "./support/listener.ts";
+import { KEYS, PtySession } from "./support/pty-session.ts";
+
+/** A directory that is not the project, and an environment that knows no agent dir. */
+function elsewhere() {
+  const dir = mkdtempSync(join(tmpdir(), "knightcode-remote-client-"));
+  const home = mkdtempSync(join(tmpdir(), "knightcode-remote-home-"));
+  return {
+    dir,
+    env: { HOME: home, KNIGHTCODE_CODING_AGENT_DIR: join(home, "agent") },
+    [Symbol.dispose]() {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("knightcode --remote", () => {
+  test("a turn in the terminal runs on the server: its cwd, its tools (an approval answered here), its sessions", async () => {
+    await using env = await mockedAgent();
+    await using listener = await startListenerChild(env);
+    using client = elsewhere();
+    env.mock.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "remote.txt", content: "written on the server\n" } }),
+      textReply("Wrote it over the socket."),
+    );
+    await using tty = new PtySession(["--remote", listener.url], {
+      cwd: client.dir,
+      env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
+    });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("write remote.txt");
+    // a remote client's new thread asks, as any desktop client's does
+    await tty.waitFor("Allow write remote.txt");
+    tty.write(KEYS.enter);
+    await tty.waitFor("Wrote it over the socket.");
+    expect(readFileSync(join(env.agent.cwd, "remote.txt"), "utf8")).toBe("written on the server\n");
+    expect(tty.text()).not.toContain(client.dir);
+    tty.write(KEYS.ctrlD);
+    expect(await tty.exited).toBe(0);
+    // -c picks up the session the server kept, from the server's directory
+    env.mock.enqueue(textReply("continued"));
+    const continued = await runCli(["--remote", listener.url, "-c", "-p", "and again"], {
+      cwd: client.dir,
+      env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
+    });
+    expect(continued.stderr).toBe("");
+    expect(continued.stdout).toBe("continued\n");
+    expect(requestText(env.mock.requests.at(-1)!.body)).toContain("write remote.txt");
+    expect(listener.server.stderr()).not.toContain(listener.token!);
+  }, 60_000);
+
+  test("print mode over a unix socket needs no token: the socket file's mode is its authentication", async () => {
+    await using env = await mockedAgent();
+    await using listener = await startListenerChild(env, `unix://${join(env.agent.root, "kc.sock")}`);
+    using client = elsewhere();
+    env.mock.enqueue(textReply("hello over unix"));
+    const result = await runCli(["--remote", listener.url, "-p", "hi"], { cwd: client.dir, env: client.env });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe("hello over unix\n");
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  test("a missing token, a refused one, and local-only flags fail with the reason", async () => {
+    await using env = await mockedAgent();
+    await using listener = await startListenerChild(env);
+    using client = elsewhere();
+    const missing = await runCli(["--remote", listener.url, "-p", "hi"], {
+      cwd: client.dir,
+      env: client.env,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("needs a token: put it in KNIGHTCODE_REMOTE_TOKEN");
+    const wrong = await runCli(["--remote", listener.url, "--remote-token-env", "MY_TOKEN", "-p", "hi"], {
+      cwd: client.dir,
+      env: { ...client.env, MY_TOKEN: "definitely-not-the-token" },
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("the server refused the token in MY_TOKEN");
+    expect(wrong.stderr).not.toContain("definitely-not-the-token");
+    const clear = await runCli(["--remote", "ws://192.0.2.1:4500", "-p", "hi"], {
+      cwd: client.dir,
+      env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: "a-token-a-token-a-token" },
+    });
+    expect(clear.code).toBe(1);
+    expect(clear.stderr).toContain("refusing to send the token in clear text");
+    const local = await runCli(["--remote", listener.url, "--session-dir", "x", "-p", "hi"], {
+      cwd: client.dir,
+    });
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain("--remote cannot be combined with --session-dir");
+    expect(env.mock.requests).toEqual([]);
+  }, 60_000);
+});
