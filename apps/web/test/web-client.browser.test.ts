@@ -132,6 +132,11 @@ describe("the web client in chromium", () => {
         '+export const greeting = "hello browser";\n',
       );
       await screenshot("approval");
+      // a reload does not lose the question: the server asks the thread's next subscriber
+      await page.reload();
+      await page.locator(".connection.connected").waitFor(WAIT);
+      await card.waitFor(WAIT);
+      expect(await page.locator(".approval-card").count()).toBe(1);
       await card.locator('button[data-decision="accept"]').click();
       await card.waitFor({ state: "detached", ...WAIT });
 
