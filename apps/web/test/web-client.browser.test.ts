@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { connectWebSocket } from "@knightcode/app-server-protocol";
 import { type MockScript, splitIntoDeltas, toolCallReply } from "@knightcode/testkit";
-import type { Page } from "playwright-core";
+import type { Page, WebSocketRoute } from "playwright-core";
 import { type Browser, launchBrowser } from "./support/browser.ts";
 import { startWebChild, type WebChild } from "./support/web-child.ts";
 
@@ -59,12 +60,33 @@ async function startPausedTurn(prompt: string, text: string, ...after: MockScrip
   return reply;
 }
 
+/** The page's WebSocket, routed through the test so it can be dropped; `hold` delays the next one. */
+const sockets: { current?: WebSocketRoute; hold?: Promise<void> } = {};
+
+/** Another client, connected now; `ended` resolves when it hears a turn complete. */
+async function watchTurnCompleted(): Promise<{ ended: Promise<void> }> {
+  const token = new URLSearchParams(server.link.split("#")[1]).get("token")!;
+  const watcher = await connectWebSocket(server.origin.replace(/^http/, "ws"), {
+    token,
+    initialize: { clientInfo: { name: "watcher", version: "1" } },
+  });
+  const ended = new Promise<void>((resolve) => {
+    watcher.client.onNotification("thread/turn/completed", () => resolve());
+  }).finally(() => watcher.client.close());
+  return { ended };
+}
+
 beforeAll(async () => {
   shots = await mkdtemp(join(tmpdir(), "knightcode-web-shots-"));
   server = await startWebChild();
   await writeFile(join(server.agent.cwd, "greeting.ts"), 'export const greeting = "hello world";\n');
   browser = await launchBrowser();
   page = browser.page;
+  await page.routeWebSocket(/.*/, async (socket) => {
+    sockets.current = socket;
+    await sockets.hold;
+    socket.connectToServer();
+  });
   page.on("request", (request) => {
     if (!request.url().startsWith(server.origin)) foreignRequests.push(request.url());
   });
@@ -204,6 +226,38 @@ describe("the web client in chromium", () => {
   );
 
   test(
+    "a dropped socket reconnects by itself and gets exactly what it missed while away",
+    async () => {
+      const reply = await startPausedTurn(
+        "Keep talking while I am away",
+        "Still here: every word of this reply reaches the page, even the ones sent while it was away.",
+      );
+      const { ended } = await watchTurnCompleted();
+      let reconnect!: () => void;
+      sockets.hold = new Promise<void>((resolve) => {
+        reconnect = resolve;
+      });
+      await sockets.current!.close({ code: 1006 });
+      await page.locator(".connection.disconnected").waitFor(WAIT);
+      // the rest of the turn happens while the page cannot reach the server
+      reply.release();
+      await ended;
+      reconnect();
+
+      await page.locator(".connection.connected", { hasText: "missed updates replayed" }).waitFor(WAIT);
+      const agent = page.locator(".item.agent", { hasText: "even the ones sent while it was away." });
+      await agent.waitFor(WAIT);
+      // each delta once: the text is the reply, not the reply with a replayed part twice
+      expect(await agent.textContent()).toBe(
+        "Still here: every word of this reply reaches the page, even the ones sent while it was away.",
+      );
+      await page.locator(".turn.status-completed").nth(2).waitFor(WAIT);
+      await screenshot("reconnected-caught-up");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     "while a turn runs, Steer hands it text the model then sees, and Queue holds a follow-up until removed",
     async () => {
       const reply = await startPausedTurn(
@@ -230,7 +284,7 @@ describe("the web client in chromium", () => {
       expect(server.mock.requests.length).toBe(requestsBefore + 1);
       expect(server.mock.requests.at(-1)!.rawBody).toContain("Also mention the steer");
       expect(server.mock.requests.at(-1)!.rawBody).not.toContain("A follow-up for later");
-      await page.locator(".turn.status-completed").nth(2).waitFor(WAIT);
+      await page.locator(".turn.status-completed").nth(3).waitFor(WAIT);
     },
     TEST_TIMEOUT,
   );
@@ -258,8 +312,8 @@ describe("the web client in chromium", () => {
       await page.locator("#tree-toggle").click();
       const rows = page.locator("#tree-panel .tree-row");
       await rows.first().waitFor(WAIT);
-      // four prompts and the steer
-      expect(await page.locator("#tree-panel .tree-row.kind-user").count()).toBe(5);
+      // five prompts and the steer
+      expect(await page.locator("#tree-panel .tree-row.kind-user").count()).toBe(6);
       expect(await page.locator("#tree-panel .tree-row.leaf").count()).toBe(1);
       await screenshot("session-tree");
 

@@ -76,7 +76,7 @@ export class App {
       url,
       token,
       setup: (client) => this.setup(client),
-      onConnected: (client) => void this.connected(client),
+      onConnected: (client, _init, reconnect) => void this.connected(client, reconnect),
       onStatus: (status, detail) => this.showStatus(status, detail),
     });
   }
@@ -106,10 +106,11 @@ export class App {
 
   /** Handlers of a fresh client: everything for the open thread goes to it, the rest to the sidebar. */
   private setup(client: AppServerClient): void {
-    client.onNotification("*", (method, raw) => {
+    client.onNotification("*", (method, raw, meta) => {
       const params = (raw ?? {}) as Record<string, unknown>;
       const threadId = params.threadId as string | undefined;
-      if (threadId !== undefined && threadId === this.open?.id) this.open.receive(client, { method, params });
+      if (threadId !== undefined && threadId === this.open?.id)
+        this.open.receive(client, { method, params, ...(meta?.seq === undefined ? {} : { seq: meta.seq }) });
       if (method === "thread/status/changed")
         this.list.setStatus(threadId!, params.status as ThreadSummary["status"]);
       if (method === "thread/started") this.threadStarted((params as { thread: ThreadSummary }).thread);
@@ -123,13 +124,22 @@ export class App {
     );
   }
 
-  private async connected(client: AppServerClient): Promise<void> {
+  private async connected(client: AppServerClient, reconnect: boolean): Promise<void> {
     await this.guard(async () => {
       const { models } = await client.request("model/list", this.open ? { threadId: this.open.id } : {});
       this.pickers.setModels(models, this.open?.state.thread.model);
       if (this.cwdInput.value !== "") await this.loadThreads(false);
-      if (this.open !== undefined) await this.open.resume(client);
-      else {
+      if (this.open !== undefined) {
+        const outcome = await this.open.resume(client, reconnect);
+        this.showStatus(
+          "connected",
+          outcome.kind === "replayed"
+            ? `caught up: ${outcome.missed} missed updates replayed`
+            : reconnect
+              ? "resumed from the server's snapshot"
+              : undefined,
+        );
+      } else {
         // a reload reopens the thread the tab had open, running turn and all
         const threadId = rememberedThread(sessionStorage);
         if (threadId !== undefined) await this.openThread(placeholderThread(threadId, this.cwdInput.value));

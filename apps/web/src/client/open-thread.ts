@@ -1,10 +1,14 @@
 /**
  * The open thread's live side: loading its history (`thread/resume`, older pages with
- * `thread/read`), applying its notifications in arrival order (items with payload
- * references are resolved first, so a later delta never overtakes them), and turning
- * the composer's actions into turn requests.
+ * `thread/read`) and applying its notifications in arrival order (items with payload
+ * references are resolved first, so a later delta never overtakes them).
+ *
+ * It keeps its place in the thread's stream: the `seq` of the last notification applied.
+ * After a dropped socket it resumes with that place (`replay`), and the server sends the
+ * missed notifications again before its answer, or says they are gone and the answer's
+ * snapshot is the state. A notification at or before the place is never applied twice.
  */
-import type { AppServerClient, Thread, Turn } from "@knightcode/app-server-protocol";
+import type { AppServerClient, StreamPosition, Thread, Turn } from "@knightcode/app-server-protocol";
 import type { ConversationView } from "./conversation-view.ts";
 import { type Change, ThreadState, type TurnView, turnView } from "./thread-state.ts";
 
@@ -12,7 +16,12 @@ import { type Change, ThreadState, type TurnView, turnView } from "./thread-stat
 export interface ThreadNotification {
   method: string;
   params: Record<string, unknown>;
+  /** Its place in the thread's stream. */
+  seq?: number;
 }
+
+/** How a resume brought the page up to date. */
+export type ResumeOutcome = { kind: "snapshot" } | { kind: "replayed"; missed: number };
 
 async function resolvedTurn(client: AppServerClient, turn: Parameters<AppServerClient["resolveTurn"]>[0]) {
   const whole: Turn = await client.resolveTurn(turn);
@@ -26,6 +35,8 @@ export class OpenThread {
   /** Notifications wait here while a resume is in flight, then apply after its snapshot. */
   private buffered: ThreadNotification[] | undefined;
   private chain: Promise<void> = Promise.resolve();
+  /** The thread's stream and the last `seq` applied from it. */
+  private stream: StreamPosition | undefined;
 
   constructor(
     thread: Thread,
@@ -39,18 +50,36 @@ export class OpenThread {
     return this.state.thread.id;
   }
 
-  /** Loads the newest page and subscribes; a thread just started has nothing to load. */
-  async resume(client: AppServerClient): Promise<void> {
+  /**
+   * Loads the newest page and subscribes. After a dropped socket (`reconnect`), asks for
+   * the notifications missed since the last one applied instead, when it has a place.
+   */
+  async resume(client: AppServerClient, reconnect = false): Promise<ResumeOutcome> {
     this.buffered = [];
+    const replay =
+      reconnect && this.stream !== undefined
+        ? { streamId: this.stream.id, afterSeq: this.stream.seq }
+        : undefined;
+    let outcome: ResumeOutcome = { kind: "snapshot" };
     try {
-      const result = await client.request("thread/resume", { threadId: this.id });
-      const turns = await Promise.all(result.turns.map((turn) => resolvedTurn(client, turn)));
+      const result = await client.request("thread/resume", {
+        threadId: this.id,
+        ...(replay === undefined ? {} : { replay }),
+      });
       this.state.thread = result.thread;
-      this.state.reset(turns, result.nextCursor);
-      if (result.runningTurn !== undefined)
-        this.state.upsertTurn(await resolvedTurn(client, result.runningTurn));
-      this.state.queue = result.queue;
-      this.state.usage = result.usage;
+      if (result.replay === "replayed") {
+        // the missed notifications came before the answer and wait in `buffered`, queue and usage updates too
+        outcome = { kind: "replayed", missed: this.buffered.length };
+      } else {
+        const turns = await Promise.all(result.turns.map((turn) => resolvedTurn(client, turn)));
+        this.state.reset(turns, result.nextCursor);
+        if (result.runningTurn !== undefined)
+          this.state.upsertTurn(await resolvedTurn(client, result.runningTurn));
+        this.state.queue = result.queue;
+        this.state.usage = result.usage;
+        // what the snapshot holds is applied; buffered notifications up to here are skipped
+        this.stream = result.stream === undefined ? undefined : { ...result.stream };
+      }
     } finally {
       const buffered = this.buffered;
       this.buffered = undefined;
@@ -58,6 +87,7 @@ export class OpenThread {
       for (const notification of buffered ?? []) this.receive(client, notification);
       this.onChange();
     }
+    return outcome;
   }
 
   /** Loads the next older page in front. */
@@ -81,7 +111,12 @@ export class OpenThread {
       .catch((error: unknown) => console.error("could not apply", notification.method, error));
   }
 
-  private async apply(client: AppServerClient, { method, params }: ThreadNotification): Promise<void> {
+  private async apply(client: AppServerClient, { method, params, seq }: ThreadNotification): Promise<void> {
+    if (seq !== undefined && this.stream !== undefined) {
+      // exactly once: a replay or a snapshot may already hold it
+      if (seq <= this.stream.seq) return;
+      this.stream.seq = seq;
+    }
     const turnId = params.turnId as string;
     let change: Change | undefined;
     switch (method) {
