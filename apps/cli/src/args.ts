@@ -28,6 +28,10 @@ export const USAGE = `Usage:
       port) and print its pairing link on stderr; --open opens it in the browser.
   knightcode acp [-e <extension>]... [--session-dir <dir>] [--sandbox[=process]] [--<flag>]...
       Serve the Agent Client Protocol on stdin/stdout (for Zed, JetBrains, Neovim, ...).
+  knightcode export <session> [-o <file.html>] [--include-system]
+      Write a session (thread ID or transcript file) as one self-contained HTML file:
+      messages, reasoning, tool calls with diffs, compactions, token usage; the system
+      prompt and tool schemas only with --include-system.
   knightcode login [provider]
       Save an API key for a provider in auth.json (asked with hidden input, or read from
       piped stdin); without a provider, list the providers that take one.
@@ -137,6 +141,7 @@ export type Command =
   | ({ kind: "web"; open: boolean } & ServerOptions)
   | { kind: "demo" }
   | { kind: "login"; provider?: string }
+  | { kind: "export"; session: string; output?: string; includeSystem: boolean }
   | { kind: "package"; argv: string[] }
   | { kind: "error"; message: string };
 
@@ -200,6 +205,8 @@ export function parseArgs(argv: readonly string[]): Command {
       return parseAcp(rest);
     case "web":
       return parseWeb(rest);
+    case "export":
+      return parseExport(rest);
     case "login":
       if (rest.length > 1 || rest[0]?.startsWith("-"))
         return { kind: "error", message: `login takes one provider name: ${rest.join(" ")}` };
@@ -211,6 +218,26 @@ export function parseArgs(argv: readonly string[]): Command {
     default:
       return parseAgent(argv);
   }
+}
+
+function parseExport(rest: readonly string[]): Command {
+  let session: string | undefined;
+  let output: string | undefined;
+  let includeSystem = false;
+  for (let i = 0; i < rest.length; i++) {
+    const { name, inline } = splitFlag(rest[i]!);
+    if (name === "-o" || name === "--output") {
+      output = inline ?? rest[++i];
+      if (output === undefined || output === "")
+        return { kind: "error", message: `${name} needs a file name` };
+    } else if (name === "--include-system" && inline === undefined) includeSystem = true;
+    else if (name.startsWith("-")) return { kind: "error", message: `export does not take ${name}` };
+    else if (session === undefined) session = rest[i]!;
+    else return { kind: "error", message: `export takes one session: ${rest[i]}` };
+  }
+  if (session === undefined)
+    return { kind: "error", message: "export needs a session (its ID or transcript file)" };
+  return { kind: "export", session, includeSystem, ...(output === undefined ? {} : { output }) };
 }
 
 /** `--sandbox` and `--sandbox=process`; an error message for any other value. */

@@ -71,6 +71,11 @@ switch (command.kind) {
     process.exit(await runPackageCommand(command.argv));
     break;
   }
+  case "export": {
+    const { runExport } = await import("./export-command.ts");
+    process.exit(await runExport(command));
+    break;
+  }
   case "login": {
     const { runLogin } = await import("./login-command.ts");
     process.exit(await runLogin(command.provider));

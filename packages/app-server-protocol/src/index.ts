@@ -128,10 +128,13 @@ export type { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell
 export type {
   CommandListParams,
   CommandListResult,
+  ContextTool,
   ModelListParams,
   ModelListResult,
   ThreadArchiveParams,
   ThreadArchiveResult,
+  ThreadContextReadParams,
+  ThreadContextReadResult,
   ThreadDeleteParams,
   ThreadDeleteResult,
   ThreadForkParams,

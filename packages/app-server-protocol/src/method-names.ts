@@ -31,6 +31,7 @@ export const CLIENT_REQUEST_METHODS = [
   "project/trust/set",
   "file/search",
   "command/list",
+  "thread/context/read",
   "mcpServer/list",
   "server/diagnostics",
   "account/read",

@@ -66,10 +66,13 @@ export { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 export {
   CommandListParams,
   CommandListResult,
+  ContextTool,
   ModelListParams,
   ModelListResult,
   ThreadArchiveParams,
   ThreadArchiveResult,
+  ThreadContextReadParams,
+  ThreadContextReadResult,
   ThreadDeleteParams,
   ThreadDeleteResult,
   ThreadForkParams,

@@ -156,6 +156,7 @@ export const HANDLERS: HandlerTable = {
   "thread/tree/navigate": (p, c, ctx) => ctx.threads.navigateTree(p, c),
   "model/list": (p, c, ctx) => ctx.threads.listModels(p, c),
   "command/list": (p, c, ctx) => ctx.threads.listCommands(p, c),
+  "thread/context/read": (p, c, ctx) => ctx.threads.readContext(p, c),
   "mcpServer/list": (p, c, ctx) => ctx.threads.listMcpServers(p, c),
   "turn/start": (p, c, ctx) => ctx.threads.startTurn(p, c),
   "turn/steer": (p, c, ctx) => ctx.threads.steerTurn(p, c),

@@ -22,6 +22,8 @@ import type {
   ServerNotification,
   ThreadArchiveParams,
   ThreadArchiveResult,
+  ThreadContextReadParams,
+  ThreadContextReadResult,
   ThreadDeleteParams,
   ThreadDeleteResult,
   ThreadForkParams,
@@ -127,6 +129,8 @@ export interface ThreadManagerApi {
   updateSettings(params: ThreadSettingsUpdateParams, caller: Caller): Promise<ThreadSettingsUpdateResult>;
   listModels(params: ModelListParams, caller: Caller): Promise<ModelListResult>;
   listCommands(params: CommandListParams, caller: Caller): Promise<CommandListResult>;
+  /** `thread/context/read`: the system prompt and tools a loaded thread's next turn would send. */
+  readContext(params: ThreadContextReadParams, caller: Caller): Promise<ThreadContextReadResult>;
   listMcpServers(params: McpServerListParams, caller: Caller): Promise<McpServerListResult>;
 
   startTurn(params: TurnStartParams, caller: Caller): Promise<TurnStartResult>;

@@ -560,6 +560,8 @@ export class ThreadManager implements ThreadManagerApi {
     return specs.map((spec) => serverStatus(spec, this.mcpHub.find(spec.name, spec.config, cwd)));
   }
 
+  readContext: ThreadManagerApi["readContext"] = (params) =>
+    wire(() => this.turns.use((turns) => turns.context(params)));
   startTurn: ThreadManagerApi["startTurn"] = (params, caller) =>
     wire(() => this.turns.use((turns) => turns.start(params, caller)));
   steerTurn: ThreadManagerApi["steerTurn"] = (params, caller) =>

@@ -24,6 +24,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "settings", description: "Change common settings" },
   { name: "reload", description: "Reload the extensions (shut down, then load again from their sources)" },
   { name: "usage", description: "Show token usage and cost" },
+  { name: "export", description: "Write the session as one HTML file ([file.html] [--include-system])" },
   { name: "mcp", description: "List this thread's MCP servers, their state and tools" },
   { name: "tree", description: "Continue from before an earlier message (any branch)" },
   { name: "undo", description: "Restore the files the last turn changed" },
@@ -84,6 +85,11 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
           ),
         );
       }
+      return true;
+    }
+    case "export": {
+      const { exportSession } = await import("./export-slash-command.ts");
+      await exportSession(app, args);
       return true;
     }
     case "login": {

@@ -24,10 +24,9 @@ export function keyArgument(toolName: string, input: unknown): string {
   return json === "{}" ? "" : json;
 }
 
-/** Diff lines colored by their sign. */
-export function diffLines(change: FileChange): string[] {
-  const head = `${change.kind === "add" ? "+ new file" : change.kind === "delete" ? "- deleted" : "~ modified"} ${change.path}`;
-  const body = (change.diff ?? "")
+/** A unified diff's hunk lines, without its file headers. */
+export function diffBodyLines(diff: string): string[] {
+  return diff
     .split("\n")
     .filter(
       (l) =>
@@ -36,16 +35,21 @@ export function diffLines(change: FileChange): string[] {
         !l.startsWith("+++") &&
         !l.startsWith("Index:") &&
         !/^=+$/.test(l),
-    )
-    .map((l) =>
-      l.startsWith("+")
-        ? style.added(l)
-        : l.startsWith("-")
-          ? style.removed(l)
-          : l.startsWith("@@")
-            ? style.accent(l)
-            : style.muted(l),
     );
+}
+
+/** Diff lines colored by their sign. */
+export function diffLines(change: FileChange): string[] {
+  const head = `${change.kind === "add" ? "+ new file" : change.kind === "delete" ? "- deleted" : "~ modified"} ${change.path}`;
+  const body = diffBodyLines(change.diff ?? "").map((l) =>
+    l.startsWith("+")
+      ? style.added(l)
+      : l.startsWith("-")
+        ? style.removed(l)
+        : l.startsWith("@@")
+          ? style.accent(l)
+          : style.muted(l),
+  );
   return [style.bold(head), ...body];
 }
 

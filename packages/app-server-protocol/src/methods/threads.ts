@@ -175,6 +175,29 @@ export type ModelListParams = Static<typeof ModelListParams>;
 export const ModelListResult = Type.Object({ models: Type.Array(ProtocolModel) });
 export type ModelListResult = Static<typeof ModelListResult>;
 
+export const ThreadContextReadParams = Type.Object({ threadId: ThreadId });
+export type ThreadContextReadParams = Static<typeof ThreadContextReadParams>;
+
+/** A tool as the model is offered it. */
+export const ContextTool = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  /** The tool's JSON Schema. */
+  parameters: Type.Unknown(),
+});
+export type ContextTool = Static<typeof ContextTool>;
+
+/**
+ * What the next model request of a loaded thread would be sent besides the messages: the
+ * system prompt as the thread builds it (before any extension's `before_agent_start`
+ * changes it) and the tools on offer, extension and MCP tools included.
+ */
+export const ThreadContextReadResult = Type.Object({
+  systemPrompt: Type.String(),
+  tools: Type.Array(ContextTool),
+});
+export type ThreadContextReadResult = Static<typeof ThreadContextReadResult>;
+
 export const CommandListParams = Type.Union([
   Type.Object({ threadId: ThreadId }),
   Type.Object({ cwd: PathString }),

@@ -157,6 +157,9 @@ export class FakeThreadManager implements ThreadManagerApi {
   listCommands() {
     return this.maybeHang("command/list", () => ({ commands: [{ name: "review", description: "Review" }] }));
   }
+  readContext() {
+    return this.maybeHang("thread/context/read", () => ({ systemPrompt: "", tools: [] }));
+  }
   listMcpServers() {
     return this.maybeHang("mcpServer/list", () => ({ servers: [] }));
   }

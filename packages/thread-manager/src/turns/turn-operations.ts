@@ -6,6 +6,8 @@ import type { Model } from "@knightcode/ai";
 import {
   AppServerError,
   type ModelRef,
+  type ThreadContextReadParams,
+  type ThreadContextReadResult,
   type ThreadShellRunParams,
   type ThreadShellRunResult,
   type TurnInterruptParams,
@@ -31,7 +33,7 @@ import type { TurnEnvironment } from "./environment.ts";
 import { resolveImages } from "./image-inputs.ts";
 import { abortTurns } from "./turn-abort.ts";
 import { drainQueue } from "./turn-queue.ts";
-import { startTurn } from "./turn-runner.ts";
+import { startTurn, turnTools } from "./turn-runner.ts";
 
 /** What the turn methods need from the manager. */
 export interface TurnHost {
@@ -214,6 +216,25 @@ export class TurnOperations {
   /** Cancels a start in its hooks and interrupts the running turn, without waiting. */
   abortAll(runtime: ThreadPort): void {
     abortTurns(runtime);
+  }
+
+  /**
+   * The system prompt and tools the next turn of a loaded thread would start with, built
+   * the way a turn builds them (extension hooks that change the prompt per turn do not run).
+   */
+  async context(params: ThreadContextReadParams): Promise<ThreadContextReadResult> {
+    const runtime = this.host.loaded(params.threadId);
+    if (!runtime) throw new AppServerError("threadNotFound", `Thread ${params.threadId} is not loaded`);
+    const tools = await runtime.port.sourceTools(await turnTools(this.env, runtime));
+    const systemPrompt = (await this.env.systemPrompt(runtime, tools)) ?? "";
+    return {
+      systemPrompt,
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+      })),
+    };
   }
 
   queueAdd(params: TurnQueueAddParams, caller: Caller): Promise<TurnQueueAddResult> {
