@@ -22,7 +22,9 @@ export const USAGE = `Usage:
       default), on a unix socket (unix://PATH, mode 0600), or WebSocket (ws://IP:PORT,
       wss://IP:PORT with --tls-cert/--tls-key), which always needs a token: --token-file
       PATH, else one is made per start (its file is printed on stderr). --allow-origin
-      <origin> (repeatable) lets that browser origin connect. See docs/remote.md.
+      <origin> (repeatable) lets that browser origin connect. --replay-notifications <n>
+      and --replay-bytes <n> bound what each thread keeps for reconnecting clients
+      (default 4096 and 8 MiB). See docs/remote.md.
   knightcode web [--listen ws://IP:PORT] [--open] [app-server options]
       Serve the web client at / of a WebSocket listener (default ws://127.0.0.1:0, a free
       port) and print its pairing link on stderr; --open opens it in the browser.
@@ -154,6 +156,16 @@ export interface ServerOptions {
   extensionFlags: ExtensionFlagArg[];
   /** `--listen` and its companions (app-server only). */
   listen?: ListenFlags;
+  /** `--replay-notifications`, `--replay-bytes`: how much of each thread's stream is kept for reconnects. */
+  replayLimits?: { maxNotifications?: number; maxBytes?: number };
+}
+
+/** A whole number for a limit flag, or the message saying what is wrong. */
+function limitValue(name: string, value: string | undefined): number | string {
+  const number = Number(value);
+  return /^\d+$/.test(value ?? "") && Number.isSafeInteger(number)
+    ? number
+    : `${name} takes a whole number, not '${value}'`;
 }
 
 /** Where `app-server` listens, as given on the command line (checked when it starts). */
@@ -289,6 +301,23 @@ const SERVER_FLAGS: readonly ServerFlag[] = [
       return undefined;
     },
   },
+  ...(
+    [
+      ["--replay-notifications", "maxNotifications"],
+      ["--replay-bytes", "maxBytes"],
+    ] as const
+  ).map(
+    ([name, key]): ServerFlag => ({
+      names: [name],
+      value: "required",
+      apply: (options, value) => {
+        const limit = limitValue(name, value);
+        if (typeof limit === "string") return limit;
+        options.replayLimits = { ...options.replayLimits, [key]: limit };
+        return undefined;
+      },
+    }),
+  ),
   {
     names: ["--sandbox"],
     value: "inline",

@@ -24,6 +24,8 @@ export interface LazyHostOptions {
   sessionDir?: string;
   /** `--sandbox`: each thread's tools run in its own bubblewrap sandbox. */
   sandbox?: boolean;
+  /** How much of each thread's stream is kept for reconnects (`--replay-notifications`, `--replay-bytes`). */
+  replayLimits?: { maxNotifications?: number; maxBytes?: number };
 }
 
 /** Server options over a host that is still loading, plus its disposal. */
@@ -44,6 +46,7 @@ export function startLazyHost(options: LazyHostOptions): LazyHost {
         : { extensionFlags: [...options.extensionFlags] }),
       ...(options.sessionDir === undefined ? {} : { sessionDir: resolve(options.cwd, options.sessionDir) }),
       ...(options.sandbox === true ? { sandbox: true } : {}),
+      ...(options.replayLimits === undefined ? {} : { replayLimits: options.replayLimits }),
       ...(insideProcessSandbox() ? { processSandbox: true } : {}),
       // settings may turn the sandbox on for a thread, so the helper is always given
       sandboxHelper: sandboxHelperCommand(),

@@ -289,6 +289,15 @@ describe("remote flags", () => {
     expect(parsed.kind === "error" && parsed.message).toContain(message);
   });
 
+  test("--replay-notifications and --replay-bytes set the replay buffer; a non-number is refused", () => {
+    expect(parseArgs(["app-server", "--replay-notifications", "10", "--replay-bytes=2048"])).toMatchObject({
+      kind: "appServer",
+      replayLimits: { maxNotifications: 10, maxBytes: 2048 },
+    });
+    const bad = parseArgs(["app-server", "--replay-bytes", "-1"]);
+    expect(bad.kind === "error" && bad.message).toContain("--replay-bytes takes a whole number");
+  });
+
   test("--remote with -c and a token variable", () => {
     const parsed = parseArgs(["--remote", "wss://box:4500", "--remote-token-env", "BOX_TOKEN", "-c"]);
     expect(parsed.kind === "agent" && parsed.options).toMatchObject({

@@ -20,6 +20,7 @@ import { readConfig, resolveAgentDir } from "@knightcode/config";
 import { createLazyExtensionHostFactory } from "@knightcode/extensions/host";
 import {
   createThreadManager,
+  DEFAULT_REPLAY_LIMITS,
   type ThreadManagerApi,
   type ThreadManagerOptions,
 } from "@knightcode/thread-manager";
@@ -42,6 +43,8 @@ export interface ServerHostOptions {
   sandbox?: boolean;
   /** The server runs inside a process-wide sandbox (`knightcode --sandbox=process`). */
   processSandbox?: boolean;
+  /** How much of each loaded thread's stream is kept for reconnecting clients; unset parts keep the defaults. */
+  replayLimits?: { maxNotifications?: number; maxBytes?: number };
   /**
    * How a sandboxed thread starts its helper (`knightcode __sandbox-helper`); the CLI gives
    * its own (apps/cli self-command.ts). Without it, sandboxed threads fail closed.
@@ -116,6 +119,9 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
     toolEnv: env,
     ...(options.sandbox === true ? { sandbox: true } : {}),
     ...(options.processSandbox === true ? { processSandbox: true } : {}),
+    ...(options.replayLimits === undefined
+      ? {}
+      : { replayLimits: { ...DEFAULT_REPLAY_LIMITS, ...options.replayLimits } }),
     ...(options.sandboxHelper === undefined ? {} : { sandboxHelper: options.sandboxHelper }),
     // the extension runtime loads with the first thread that has an extension to run
     extensionHostFactory: createLazyExtensionHostFactory(),

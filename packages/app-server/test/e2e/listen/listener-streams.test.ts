@@ -209,3 +209,54 @@ for (const kind of LISTENER_KINDS) {
     );
   });
 }
+
+describe("a replay buffer set small", () => {
+  test(
+    "--replay-notifications 5: a gap longer than the buffer is gone, and the snapshot has the whole turn",
+    async () => {
+      await using server = await startListener("ws", {
+        args: ["--replay-notifications", "5", "--replay-bytes", "100000"],
+      });
+      const first = await server.connect();
+      const started = await first.client.request("thread/start", {
+        cwd: server.agent.cwd,
+        approvalMode: "fullAccess",
+        model: MOCK_MODEL,
+      });
+      const threadId = started.thread.id;
+      const resume = Promise.withResolvers<void>();
+      const text = Array.from({ length: 30 }, (_, i) => `w${i} `).join("");
+      server.mock.enqueue({ ...textReply(text, 30), pauseAfterEvents: 3, resumeWhen: resume.promise });
+      const log = threadLog(first.client, threadId);
+      const firstDelta = nextNotification(
+        first.client,
+        "item/agentMessage/delta",
+        (p: { threadId: string }) => p.threadId === threadId,
+      );
+      await first.client.request("turn/start", { threadId, text: "go" });
+      await firstDelta;
+      await first.close();
+      await first.closed;
+      const observer = await server.connect();
+      const ended = nextNotification(observer.client, "thread/turn/completed");
+      resume.resolve();
+      await ended;
+      const again = await server.connect();
+      const after = threadLog(again.client, threadId);
+      const lastSeq = Math.max(...log.map((n) => n.seq ?? 0));
+      const resumed = await again.client.request("thread/resume", {
+        threadId,
+        replay: { streamId: started.stream!.id, afterSeq: lastSeq },
+      });
+      expect(resumed.replay).toBe("gone");
+      expect(after.filter((n) => n.seq !== undefined && n.seq <= resumed.stream!.seq)).toEqual([]);
+      const turn = resumed.turns.at(-1);
+      const agent =
+        turn !== undefined && "items" in turn
+          ? turn.items?.find((i) => i.type === "agentMessage")
+          : undefined;
+      expect(agent !== undefined && agent.type === "agentMessage" && agent.text).toBe(text);
+    },
+    E2E_TIMEOUT,
+  );
+});
