@@ -8,8 +8,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connectWebSocket } from "@knightcode/app-server-protocol";
-import { type MockScript, splitIntoDeltas, toolCallReply } from "@knightcode/testkit";
+import { connectWebSocket, HISTORY_PAGE_TURNS } from "@knightcode/app-server-protocol";
+import {
+  MOCK_MODEL_ID,
+  MOCK_PROVIDERS,
+  type MockScript,
+  splitIntoDeltas,
+  textReply,
+  toolCallReply,
+} from "@knightcode/testkit";
 import type { Page, WebSocketRoute } from "playwright-core";
 import { type Browser, launchBrowser } from "./support/browser.ts";
 import { startWebChild, type WebChild } from "./support/web-child.ts";
@@ -63,13 +70,18 @@ async function startPausedTurn(prompt: string, text: string, ...after: MockScrip
 /** The page's WebSocket, routed through the test so it can be dropped; `hold` delays the next one. */
 const sockets: { current?: WebSocketRoute; hold?: Promise<void> } = {};
 
+/** Another client of the same server, as a program connects (the token in a header). */
+function otherClient(name: string) {
+  const token = new URLSearchParams(server.link.split("#")[1]).get("token")!;
+  return connectWebSocket(server.origin.replace(/^http/, "ws"), {
+    token,
+    initialize: { clientInfo: { name, version: "1" } },
+  });
+}
+
 /** Another client, connected now; `ended` resolves when it hears a turn complete. */
 async function watchTurnCompleted(): Promise<{ ended: Promise<void> }> {
-  const token = new URLSearchParams(server.link.split("#")[1]).get("token")!;
-  const watcher = await connectWebSocket(server.origin.replace(/^http/, "ws"), {
-    token,
-    initialize: { clientInfo: { name: "watcher", version: "1" } },
-  });
+  const watcher = await otherClient("watcher");
   const ended = new Promise<void>((resolve) => {
     watcher.client.onNotification("thread/turn/completed", () => resolve());
   }).finally(() => watcher.client.close());
@@ -332,6 +344,44 @@ describe("the web client in chromium", () => {
       await page.locator("#tree-toggle").click();
       await page.locator("#tree-panel .tree-row.leaf", { hasText: "as asked: the greeting" }).waitFor(WAIT);
       await screenshot("session-tree-moved");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
+    "a long thread shows its newest page of turns, and Load older turns brings the rest",
+    async () => {
+      const FIRST_REPLY = /^\s*reply number 1\s*$/;
+      // 51 turns made by another client, one more than a history page holds
+      const other = await otherClient("history-maker");
+      const { thread } = await other.client.request("thread/start", {
+        cwd: server.agent.cwd,
+        approvalMode: "fullAccess",
+        model: { provider: MOCK_PROVIDERS.completions, id: MOCK_MODEL_ID },
+      });
+      for (let turn = 1; turn <= HISTORY_PAGE_TURNS + 1; turn++) {
+        server.mock.enqueue(textReply(`reply number ${turn}`));
+        const completed = new Promise<void>((resolve) => {
+          const off = other.client.onNotification("turn/completed", () => {
+            off();
+            resolve();
+          });
+        });
+        await other.client.request("turn/start", { threadId: thread.id, text: `prompt number ${turn}` });
+        await completed;
+      }
+      await other.client.request("thread/unsubscribe", { threadId: thread.id });
+      await other.client.close();
+
+      await page.locator("#cwd-form button[type=submit]").click();
+      await page.locator(".thread-row", { hasText: "prompt number 1" }).locator("button").click();
+      await page.locator(".item.agent", { hasText: `reply number ${HISTORY_PAGE_TURNS + 1}` }).waitFor(WAIT);
+      expect(await page.locator("#conversation .turn").count()).toBe(HISTORY_PAGE_TURNS);
+      expect(await page.locator(".item.agent", { hasText: FIRST_REPLY }).count()).toBe(0);
+      await page.locator("#older").click();
+      await page.locator(".item.agent", { hasText: FIRST_REPLY }).waitFor(WAIT);
+      expect(await page.locator("#conversation .turn").count()).toBe(HISTORY_PAGE_TURNS + 1);
+      expect(await page.locator("#older").isVisible()).toBe(false);
     },
     TEST_TIMEOUT,
   );

@@ -42,14 +42,15 @@ export class ConversationView {
     this.redrawAll();
   }
 
-  /** Draws every turn again (a new page, a resume snapshot). */
-  redrawAll(): void {
+  /** Draws every turn again (a resume snapshot; with `atTop`, an older page the reader asked for). */
+  redrawAll(atTop = false): void {
     this.turnElements.clear();
     this.itemElements.clear();
     this.dirty.clear();
     const turns = this.state?.turns ?? [];
     replaceChildren(this.root, ...turns.map((turn) => this.turnElement(turn)));
-    this.scrollToEnd();
+    if (atTop) this.root.scrollTop = 0;
+    else this.scrollToEnd();
   }
 
   /** Marks a change to draw on the next frame. */

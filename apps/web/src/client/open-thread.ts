@@ -97,7 +97,8 @@ export class OpenThread {
     const page = await client.request("thread/read", { threadId: this.id, cursor });
     const turns = await Promise.all(page.turns.map((turn) => resolvedTurn(client, turn)));
     this.state.prepend(turns, page.nextCursor);
-    this.view.redrawAll();
+    this.view.redrawAll(true);
+    this.onChange();
   }
 
   /** Takes a notification for this thread, in order. */
