@@ -127,8 +127,11 @@ export function createExtensionPort(
         r.running.pendingCustomMessages.push(message);
         return;
       }
-      r.append({ type: "custom_message", ...message });
-      if (options.triggerTurn === true && !r.running) {
+      // A turn still running (settling, e.g. from `agent_end`) shows the message as its item.
+      if (r.running) r.running.recordCustomMessage(message);
+      else r.append({ type: "custom_message", ...message });
+      // While the turn settles the input queues and starts once it has (as `turn/queue/add`).
+      if (options.triggerTurn === true && (!r.running || r.running.settling)) {
         void turnActions("sendMessage")
           .queueInput(r, "", [])
           .catch((error: Error) =>

@@ -189,7 +189,7 @@ function beforeModelCall(
     if (port.hasToolSources) agent().options.tools = await port.sourceTools(setup.tools.base);
     // Extension messages sent during the run join the context before this request.
     const injected = turn.pendingCustomMessages.splice(0);
-    for (const message of injected) port.append({ type: "custom_message", ...message });
+    for (const message of injected) turn.recordCustomMessage(message);
     if (messages.at(-1)?.role !== "toolResult") {
       return injected.length > 0 ? { messages: port.context() } : undefined;
     }
@@ -332,6 +332,10 @@ function observer(
         if (hook) observe(() => hook({ turnId: turn.id, turnIndex }));
         break;
       }
+      case "agent_end":
+        // kept for the turn's `agent_end` hook, which runs at settlement (or before a recovery)
+        turn.agentRan(event.messages as AgentMessage[]);
+        break;
       case "turn_end": {
         const hook = hooks.turnEnd;
         const turnIndex = Math.max(0, agentTurns - 1);

@@ -242,7 +242,8 @@ async function runAgent(
         // The attempt's `turn_end` hooks finish before its `agent_end`, as at settlement.
         await turn.deferredHooksSettled();
         await callHook(
-          hooks.agentEnd && (() => hooks.agentEnd!({ turnId: turn.id, aborted: false })),
+          hooks.agentEnd &&
+            (() => hooks.agentEnd!({ turnId: turn.id, aborted: false, messages: turn.takeRunMessages() })),
           undefined,
           warn,
         );

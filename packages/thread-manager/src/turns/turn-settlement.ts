@@ -55,7 +55,8 @@ export async function finishTurn(
   await turn.deferredHooksSettled();
   if (agentRan) {
     await callHook(
-      hooks.agentEnd && (() => hooks.agentEnd!({ turnId, aborted: interrupted })),
+      hooks.agentEnd &&
+        (() => hooks.agentEnd!({ turnId, aborted: interrupted, messages: turn.takeRunMessages() })),
       undefined,
       warn,
     );

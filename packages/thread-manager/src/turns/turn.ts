@@ -8,7 +8,7 @@
  */
 import type { ImageContent, UserMessage } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
-import type { CustomMessage, SessionEntry } from "@knightcode/session-store";
+import type { AgentMessage, CustomMessage, SessionEntry } from "@knightcode/session-store";
 import { userMessage } from "../history/message-content.ts";
 import { LiveTurn } from "./live-turn.ts";
 import type { TurnPort } from "./turn-port.ts";
@@ -62,6 +62,8 @@ export class Turn {
    * the turn's admission: settlement waits for them before `agent_end` and the release.
    */
   private readonly deferredHooks = new Set<Promise<void>>();
+  /** The messages of the agent runs since the last `agent_end` (pi's `event.messages`). */
+  private runMessages: AgentMessage[] = [];
 
   private constructor(
     private readonly port: TurnPort,
@@ -174,6 +176,25 @@ export class Turn {
   /** Resolves once every deferred hook, including ones dispatched meanwhile, has finished. */
   async deferredHooksSettled(): Promise<void> {
     while (this.deferredHooks.size > 0) await Promise.all([...this.deferredHooks]);
+  }
+
+  /** An agent run ended with these messages (the objects its `turn_end`s carried), in order. */
+  agentRan(messages: readonly AgentMessage[]): void {
+    this.runMessages.push(...messages);
+  }
+
+  /** The messages `agent_end` reports: every run's since the last `agent_end`. */
+  takeRunMessages(): AgentMessage[] {
+    return this.runMessages.splice(0);
+  }
+
+  /**
+   * Writes an extension message as part of this turn (before its end marker): persisted,
+   * and sent to subscribers as the turn's item like any other entry of the run.
+   */
+  recordCustomMessage(message: PendingCustomMessage): void {
+    const entry = this.port.append({ type: "custom_message", ...message });
+    this.live.onEntryPersisted(entry);
   }
 
   /** The run has ended: later stream events are ignored and steers are refused. */
