@@ -302,6 +302,11 @@ export interface BeforeAgentStartEvent {
   images?: ImageContent[];
   /** The system prompt as earlier handlers left it. */
   systemPrompt: string;
+  /**
+   * What the prompt was built from, as far as KnightCode's prompt maps onto pi's options:
+   * the working directory and the run's tool names (pi also lists context files and skills).
+   */
+  systemPromptOptions: { cwd: string; selectedTools: string[] };
 }
 
 /** A message an extension puts into the context (stored as a `custom_message` entry). */

@@ -92,6 +92,8 @@ export interface ExtensionHooks {
     prompt?: string;
     images?: ImageContent[];
     systemPrompt?: string;
+    /** The names of the tools the run starts with (pi's `systemPromptOptions.selectedTools`). */
+    selectedTools?: string[];
   }): HookAnswer<BeforeAgentStartHookResult>;
   /** The run begins (once per prompt, after `before_agent_start`). */
   agentStart?(event: { turnId: string }): Promise<void>;

@@ -77,6 +77,7 @@ export function threadHooks(runner: ExtensionRunner, inputSource: InputSource): 
           get systemPrompt() {
             return systemPrompt;
           },
+          systemPromptOptions: { cwd: runner.options.cwd, selectedTools: event.selectedTools ?? [] },
         },
         (result) => {
           if (typeof result.systemPrompt === "string") {

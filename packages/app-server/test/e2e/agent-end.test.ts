@@ -45,6 +45,13 @@ for (const target of TARGETS) {
         const completed = await done;
         expect(completed.turn.status).toBe("completed");
 
+        expect(entries(path)).toContainEqual(
+          expect.objectContaining({
+            type: "custom",
+            customType: "prompt-options",
+            data: { cwd: server.agent.cwd, hasBash: true },
+          }),
+        );
         // the run: the prompt, the call, its result, the last reply
         expect(entries(path)).toContainEqual(
           expect.objectContaining({

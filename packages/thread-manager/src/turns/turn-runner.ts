@@ -140,6 +140,7 @@ async function prepareRun(
           prompt: contentText(prompt.content),
           images: contentImages(prompt.content),
           systemPrompt: systemPrompt ?? "",
+          selectedTools: tools.map((t) => t.name),
         })),
     undefined,
     (w) => thread.warn(w),
