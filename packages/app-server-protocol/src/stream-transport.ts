@@ -6,10 +6,15 @@ import { DEFAULT_MAX_LINE_BYTES, encodeLine, LineDecoder } from "./jsonl.ts";
 import type { Message } from "./messages.ts";
 import { type Transport, TransportClosedError } from "./transport.ts";
 
-/** Where bytes go: a Bun `FileSink` (`proc.stdin`), a Node writable, or anything with `write`. */
+/**
+ * Where bytes go: a Bun `FileSink` (`Bun.spawn`'s `proc.stdin`), a Node writable
+ * (`node:child_process`'s `child.stdin`, under Node or Bun), or anything with `write`.
+ * `flush` is called only when it is a function: under Bun a `node:child_process` child's
+ * stdin has a `flush` property that is `false`.
+ */
 export interface ByteSink {
   write(data: string | Uint8Array): unknown;
-  flush?(): unknown;
+  flush?: (() => unknown) | boolean;
   end?(): unknown;
 }
 
@@ -38,8 +43,9 @@ export class StreamTransport implements Transport {
 
   async send(message: Message): Promise<void> {
     if (this.closed) throw new TransportClosedError();
-    this.options.writable.write(encodeLine(message));
-    this.options.writable.flush?.();
+    const { writable } = this.options;
+    writable.write(encodeLine(message));
+    if (typeof writable.flush === "function") writable.flush();
   }
 
   async close(): Promise<void> {
