@@ -95,29 +95,27 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** Emits JavaScript and declarations for every package's `src/` in one `tsc` run. */
-function compile(packages: WorkspacePackage[], outDir: string): void {
-  // The config sits in the repository so `types: ["bun"]` resolves from its node_modules.
-  const configDir = join(ROOT, "dist", "pack-tsconfig");
-  mkdirSync(configDir, { recursive: true });
+/**
+ * Emits JavaScript and declarations for every package's `src/` in one `tsc` run. The
+ * config is written to the scratch dir, never into the checkout (which may be
+ * read-only); `typeRoots` points `types: ["bun"]` at the checkout's `node_modules`.
+ */
+function compile(packages: WorkspacePackage[], scratch: string, outDir: string): void {
   const config = {
     extends: join(ROOT, "tsconfig.base.json"),
     compilerOptions: {
       noEmit: false,
       declaration: true,
       rewriteRelativeImportExtensions: true,
+      typeRoots: [join(ROOT, "node_modules", "@types")],
       rootDir: join(ROOT, "packages"),
       outDir,
     },
     include: packages.map((pkg) => join(pkg.dir, "src")),
   };
-  const configFile = join(configDir, "tsconfig.json");
+  const configFile = join(scratch, "tsconfig.json");
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
-  try {
-    run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", configFile], ROOT);
-  } finally {
-    rmSync(configDir, { recursive: true, force: true });
-  }
+  run([join(ROOT, "node_modules", ".bin", "tsc"), "-p", configFile], scratch);
 }
 
 /** `./x.ts` → `./x.js` in the declarations (tsc rewrites JavaScript, not `.d.ts`). */
@@ -179,7 +177,7 @@ export async function packPackages(outDir: string = DEFAULT_OUT): Promise<string
   const scratch = mkdtempSync(join(tmpdir(), "knightcode-pack-"));
   try {
     const compiled = join(scratch, "tsc-out");
-    compile(packages, compiled);
+    compile(packages, scratch, compiled);
     mkdirSync(outDir, { recursive: true });
     const tarballs: string[] = [];
     for (const pkg of packages) {
