@@ -7,7 +7,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** How to start the server. */
@@ -32,8 +31,14 @@ export interface StdioTransportEvents {
 const STDIN_CLOSE_GRACE_MS = 500;
 const SIGTERM_GRACE_MS = 1000;
 
-/** A `Transport` over a child process's stdin and stdout. */
-export class ChildStdioTransport implements Transport {
+/**
+ * The SDK's `Transport` over a child process's stdin and stdout. It does not say
+ * `implements Transport`: that would put the SDK's transport declarations, which need
+ * DOM's `HeadersInit`, in our public `.d.ts`, and a consumer without `lib: ["DOM"]`
+ * would fail to type-check. `#createTransport`'s return type (server-connection.ts) checks
+ * the shape instead.
+ */
+export class ChildStdioTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
