@@ -5,7 +5,8 @@
  * benchmarks and the end-to-end tests build the same host, so the in-process and the
  * child-process servers differ only in transport.
  */
-
+// first, so that under Node the import fails with a clear sentence before anything else loads
+import "./require-bun.ts";
 import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import {
   BUILT_IN_PROVIDER_ENV,

@@ -1,4 +1,7 @@
 /** @knightcode/app-server: the JSON-lines app server, its transports and the in-process client. */
+// first, so that under Node the import fails with a clear sentence before anything else loads
+import "./require-bun.ts";
+
 export { type AccountSources, createAccountPort } from "./account-port.ts";
 export { createConfigPort } from "./config-port.ts";
 export { Connection, FollowedResult, toAppServerError } from "./connection.ts";
