@@ -7,7 +7,11 @@ import { SANDBOX_HELPER_SUBCOMMAND } from "./self-command.ts";
 
 // The sandbox helper is this program run again with a hidden subcommand, compiled or from
 // source alike (self-command.ts), so both forms start it the same way.
-if (process.argv[2] === SANDBOX_HELPER_SUBCOMMAND) await import("@knightcode/sandbox/helper");
+if (process.argv[2] === SANDBOX_HELPER_SUBCOMMAND) {
+  const { runSandboxHelper } = await import("@knightcode/sandbox/helper");
+  await runSandboxHelper();
+  process.exit(0);
+}
 
 const command = parseArgs(process.argv.slice(2));
 quietIdleTerminal(command);
