@@ -9,7 +9,10 @@
  *   TypeScript sources;
  * - `exports` maps every entry to `{types, default}` in `dist/`; JSON exports are copied;
  * - `workspace:*` ranges become the exact version of the package they name;
- * - `files`, `license`, `version` and a README (the package's document in `docs/`);
+ * - `files`, `license`, `version` and a README written for whoever installs it: the
+ *   published packages' guides in `docs/consumers/`, and for the packages that come along
+ *   a note naming the package to use instead (the repository's own `docs/*.md` describe
+ *   sources that do not ship);
  * - `engines.bun` when the built code uses Bun's APIs: the protocol package runs under
  *   Node and Bun, the runtime packages (app-server and what it needs) need Bun.
  *
@@ -83,7 +86,8 @@ export function packageClosure(all: Map<string, WorkspacePackage>): WorkspacePac
 function run(command: string[], cwd: string): string {
   const result = spawnSync(command[0]!, command.slice(1), { cwd, encoding: "utf8" });
   if (result.status !== 0) {
-    throw new Error(`pack: ${command.join(" ")} failed in ${cwd}:\n${result.stdout}${result.stderr}`);
+    const output = result.error?.message ?? `${result.stdout}${result.stderr}`;
+    throw new Error(`pack: ${command.join(" ")} failed in ${cwd}:\n${output}`);
   }
   return result.stdout;
 }
@@ -170,6 +174,18 @@ function stageManifest(pkg: WorkspacePackage, all: Map<string, WorkspacePackage>
   };
 }
 
+/** The README a package ships with (see the header). */
+function consumerReadme(manifest: Manifest): string {
+  const guide = join(ROOT, "docs", "consumers", `${manifest.name.replace("@knightcode/", "")}.md`);
+  if (existsSync(guide)) return readFileSync(guide, "utf8");
+  const description = manifest.description === undefined ? "" : `${manifest.description}.\n\n`;
+  return `# ${manifest.name}
+
+${description}Part of the KnightCode runtime: it is installed as a dependency of \`@knightcode/app-server\`,
+which is the package to use (its README shows how). Its own API may change in any release.
+`;
+}
+
 /** Builds and packs every package; returns the tarball paths. */
 export async function packPackages(outDir: string = DEFAULT_OUT): Promise<string[]> {
   const all = workspacePackages();
@@ -196,8 +212,7 @@ export async function packPackages(outDir: string = DEFAULT_OUT): Promise<string
         `${JSON.stringify(stageManifest(pkg, all, dist), null, 2)}\n`,
       );
       copyFileSync(join(ROOT, "LICENSE"), join(stage, "LICENSE"));
-      const doc = join(ROOT, "docs", `${short}.md`);
-      if (existsSync(doc)) copyFileSync(doc, join(stage, "README.md"));
+      writeFileSync(join(stage, "README.md"), consumerReadme(pkg.manifest));
       const before = new Set(readdirSync(outDir));
       run(["bun", "pm", "pack", "--destination", outDir, "--quiet"], stage);
       const made = readdirSync(outDir).filter((name) => name.endsWith(".tgz") && !before.has(name));
