@@ -115,6 +115,9 @@ export class App {
         this.list.setStatus(threadId!, params.status as ThreadSummary["status"]);
       if (method === "thread/started") this.threadStarted((params as { thread: ThreadSummary }).thread);
       if (method === "thread/deleted") this.list.remove(threadId!);
+      // a session-replacing command moved this tab's subscription: follow it
+      if (method === "thread/replaced" && params.oldThreadId === this.open?.id)
+        void this.openThread((params as { thread: ThreadSummary }).thread);
       // a finished turn can name an untitled thread and reorders the list
       if (method === "thread/turn/completed" && this.cwdInput.value !== "") void this.loadThreads(false);
       if (method === "warning" || method === "error") this.notice(String(params.message), method);

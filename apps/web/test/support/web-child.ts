@@ -51,13 +51,19 @@ function waitForText(
   return { text: () => text, match };
 }
 
+/** What a test adds to the command line and the environment. */
+export interface WebChildOptions {
+  args?: string[];
+  env?: Record<string, string>;
+}
+
 /** Starts `knightcode web` in a fresh project dir. */
-export async function startWebChild(): Promise<WebChild> {
+export async function startWebChild(options: WebChildOptions = {}): Promise<WebChild> {
   const mock = await startMockModelServer();
   const agent = await tempAgentDir({ models: mockModelsJson(mock) });
-  const child = Bun.spawn(knightcodeArgv(["web", "--listen", "ws://127.0.0.1:0"]), {
+  const child = Bun.spawn(knightcodeArgv(["web", "--listen", "ws://127.0.0.1:0", ...(options.args ?? [])]), {
     cwd: agent.cwd,
-    env: { ...process.env, ...agent.env },
+    env: { ...process.env, ...agent.env, ...options.env },
     stdin: "ignore",
     stdout: "ignore",
     stderr: "pipe",
