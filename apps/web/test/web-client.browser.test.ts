@@ -387,6 +387,37 @@ describe("the web client in chromium", () => {
   );
 
   test(
+    "reasoning shows collapsed; a block the reader opens stays open when the turn completes",
+    async () => {
+      let release!: () => void;
+      const resumeWhen = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      server.mock.enqueue({
+        steps: [
+          { type: "reasoning", text: "Weighing whether the greeting should be formal." },
+          { type: "text", text: "A friendly greeting it is.", deltas: 4 },
+        ],
+        pauseAfterEvents: 3,
+        resumeWhen,
+      });
+      await send("Think about the tone first");
+      const reasoning = page.locator("details.item.reasoning").last();
+      await reasoning.waitFor(WAIT);
+      expect(await reasoning.getAttribute("open")).toBeNull();
+      await reasoning.locator("summary").click();
+      expect(await reasoning.getAttribute("open")).not.toBeNull();
+      release();
+      await page.locator(".item.agent", { hasText: "A friendly greeting it is." }).waitFor(WAIT);
+      // the turn's own completion redraws it: wait for the newest turn to be completed
+      await page.locator("#conversation > .turn.status-completed:last-child").waitFor(WAIT);
+      expect(await page.locator("details.item.reasoning").last().getAttribute("open")).not.toBeNull();
+      expect(await page.locator("details.item.reasoning").last().textContent()).toContain("formal");
+    },
+    TEST_TIMEOUT,
+  );
+
+  test(
     "a tab with a wrong token says so and keeps retrying; a tab without one says how to pair",
     async () => {
       const wrong = await browser.context.newPage();

@@ -77,17 +77,34 @@ export class ConversationView {
       return;
     }
     if (change.kind === "turn") {
-      element.replaceWith(this.turnElement(turn));
+      this.redrawTurn(element, turn);
       return;
     }
     const item = turn.items.find((known) => known.id === change.itemId);
     const key = `${turn.id}/${change.itemId}`;
     const old = this.itemElements.get(key);
     if (item === undefined || old === undefined || turn.items.indexOf(item) !== this.position(old)) {
-      element.replaceWith(this.turnElement(turn));
+      this.redrawTurn(element, turn);
       return;
     }
     this.itemElements.set(key, redrawItem(old, item));
+  }
+
+  /** Draws a turn again, keeping the blocks the reader opened or shut as they were. */
+  private redrawTurn(old: HTMLElement, turn: TurnView): void {
+    const toggled = new Map<string, boolean>();
+    for (const details of old.querySelectorAll<HTMLDetailsElement>("details[data-toggled]")) {
+      const id = details.dataset.itemId;
+      if (id !== undefined) toggled.set(id, details.open);
+    }
+    const fresh = this.turnElement(turn);
+    for (const details of fresh.querySelectorAll<HTMLDetailsElement>("details[data-item-id]")) {
+      const open = toggled.get(details.dataset.itemId!);
+      if (open === undefined) continue;
+      details.open = open;
+      details.dataset.toggled = "1";
+    }
+    old.replaceWith(fresh);
   }
 
   private position(element: HTMLElement): number {

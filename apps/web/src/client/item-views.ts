@@ -55,8 +55,14 @@ function toolView(item: ToolCallItem): HTMLElement {
   );
 }
 
-/** A fresh element for `item`. */
+/** A fresh element for `item`, marked with its ID. */
 export function itemView(item: ThreadItem): HTMLElement {
+  const element = drawItem(item);
+  element.dataset.itemId = item.id;
+  return element;
+}
+
+function drawItem(item: ThreadItem): HTMLElement {
   switch (item.type) {
     case "userMessage":
       return h("div", { class: "item user" }, h("div", { class: "user-text" }, item.text));
