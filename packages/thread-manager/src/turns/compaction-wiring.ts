@@ -24,7 +24,11 @@ import type { ThreadPort } from "../thread-port.ts";
 import type { CompactionHooks } from "./environment.ts";
 
 /** The compaction package itself, loaded on first use (the module cache keeps it after). */
-const loadCompaction = () => import("@knightcode/compaction");
+let compactionModule: typeof import("@knightcode/compaction") | undefined;
+const loadCompaction = async () => {
+  compactionModule ??= await import("@knightcode/compaction");
+  return compactionModule;
+};
 
 /**
  * The current context size for usage reports, or undefined when it is unknown: after a
@@ -134,7 +138,8 @@ export function createCompactionWiring(
   const check = async (runtime: ThreadPort, point: CompactionCheckPoint, signal: AbortSignal) => {
     const model = runtime.model;
     if (!model) return false;
-    const { checkThreshold } = await loadCompaction();
+    // Every prompt checks: once loaded, the check runs without waiting on the module again.
+    const { checkThreshold } = compactionModule ?? (await loadCompaction());
     const verdict = checkThreshold(point, runtime.session.branch(), model.contextWindow, settingsOf(runtime));
     if (!verdict.compact) return false;
     const outcome = await compact(runtime, "threshold", false, signal);

@@ -63,6 +63,9 @@ export async function finishTurn(
     await callHook(hooks.agentBeforeSettle && (() => hooks.agentBeforeSettle!({ turnId })), undefined, warn);
   }
   turn.refuseIntercepted();
+  // Output is written once the event loop turns; the end marker's fsync blocks it, so the
+  // streamed items go out first instead of waiting behind the durability point.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   let summary: TurnShape = { id: turnId, status: outcome, startedAt: turn.live.turnStart.startedAt };
   if (!port.closed) {
     try {
