@@ -5,12 +5,13 @@
  * `thread/settings/update`.
  */
 import { basename } from "node:path";
-import type {
-  AppServerClient,
-  ExtensionFlag,
-  Thread,
-  ThreadResumeResult,
-  Warning,
+import {
+  type AppServerClient,
+  type ExtensionFlag,
+  isAppServerError,
+  type Thread,
+  type ThreadResumeResult,
+  type Warning,
 } from "@knightcode/app-server-protocol";
 import type { AgentOptions } from "./args.ts";
 
@@ -59,7 +60,7 @@ export async function openThread(
   try {
     resumed = await client.request("thread/resume", { threadId: id });
   } catch (error) {
-    if ((error as { code?: string }).code === "threadNotFound") {
+    if (isAppServerError(error, "threadNotFound")) {
       throw new OpenThreadError(`no session '${options.session ?? id}'`);
     }
     throw error;

@@ -137,31 +137,31 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
   /** After the response: the client knows the session only once it has its ID. */
   const afterResponse = (work: () => void) => setTimeout(work, 0);
 
-  server.onNotification("*", (method, params) => {
-    const p = params as Record<string, unknown>;
-    if (method === "thread/replaced") {
-      const session = byThread.get(p.oldThreadId as string);
-      if (session === undefined) return;
-      byThread.delete(session.threadId);
-      session.threadId = (p.thread as Thread).id;
-      byThread.set(session.threadId, session);
-      session.send(sessionInfo(p.thread as Thread));
-      void session.refreshCommands();
-      return;
-    }
-    if (method === "thread/started") {
-      // also announced when a thread is renamed (`/name`)
-      const thread = p.thread as Thread;
-      byThread.get(thread.id)?.send(sessionInfo(thread));
-      return;
-    }
-    const threadId = p.threadId;
-    if (typeof threadId !== "string") return;
-    const session = byThread.get(threadId);
+  server.onNotification("thread/replaced", (p) => {
+    const session = byThread.get(p.oldThreadId);
     if (session === undefined) return;
+    byThread.delete(session.threadId);
+    session.threadId = p.thread.id;
+    byThread.set(session.threadId, session);
+    session.send(sessionInfo(p.thread));
+    void session.refreshCommands();
+  });
+  // also announced when a thread is renamed (`/name`)
+  server.onNotification("thread/started", (p) => byThread.get(p.thread.id)?.send(sessionInfo(p.thread)));
+  /** The session of a thread's notification, if one follows that thread. */
+  const followerOf = (p: { threadId?: string }) =>
+    typeof p.threadId === "string" ? byThread.get(p.threadId) : undefined;
+  server.onNotification("turn/started", (p) => followerOf(p)?.turnStarted(p));
+  server.onNotification("item/agentMessage/delta", (p) => followerOf(p)?.delta("agent_message_chunk", p));
+  server.onNotification("item/reasoning/delta", (p) => followerOf(p)?.delta("agent_thought_chunk", p));
+  server.onNotification("item/started", (p) => followerOf(p)?.itemStarted(p.item));
+  server.onNotification("item/completed", (p) => followerOf(p)?.itemCompleted(p.item));
+  server.onNotification("turn/completed", (p) => followerOf(p)?.turnCompleted(p));
+  server.onNotification("thread/tokenUsage/updated", (p) => followerOf(p)?.usage(p));
+  server.onNotification("warning", (p) => {
+    const session = followerOf(p);
     // warnings after load (an extension failing later) go where the load's warnings went
-    if (method === "warning") show(session, [p as unknown as Warning], []);
-    else session.onNotification(method, p);
+    if (session !== undefined) show(session, [p], []);
   });
   server.onRequest("item/toolCall/requestApproval", (params, context) => {
     const session = byThread.get(params.threadId);

@@ -21,6 +21,7 @@ import {
   type ItemToolCallRequestApprovalResult,
   isPayloadRef,
   type PayloadRef,
+  type ServerNotificationParams,
   type ThreadItem,
   type TokenUsage,
   type ToolCallItem,
@@ -109,46 +110,35 @@ export class AcpSession {
     return this.updates.flush();
   }
 
-  /** Routes one notification of this session's thread. */
-  onNotification(method: string, params: Record<string, unknown>): void {
-    switch (method) {
-      case "turn/started": {
-        const running = this.running;
-        const turn = params.turn as Turn;
-        if (running === undefined || params.requestId !== running.requestId) return;
-        running.turnId = turn.id;
-        if (running.cancelled) void this.interrupt(turn.id);
-        return;
-      }
-      case "item/agentMessage/delta":
-      case "item/reasoning/delta": {
-        const itemId = params.itemId as string;
-        const text = params.delta as string;
-        this.streamed.set(itemId, (this.streamed.get(itemId) ?? 0) + text.length);
-        this.updates.pushText(
-          method === "item/agentMessage/delta" ? "agent_message_chunk" : "agent_thought_chunk",
-          text,
-        );
-        return;
-      }
-      case "item/started":
-        this.itemStarted(params.item as ThreadItem | PayloadRef);
-        return;
-      case "item/completed":
-        this.itemCompleted(params.item as ThreadItem | PayloadRef);
-        return;
-      case "turn/completed": {
-        const turn = params.turn as Turn;
-        if (this.running?.turnId === turn.id) this.running.done.resolve(turn);
-        return;
-      }
-      case "thread/tokenUsage/updated":
-        this.send(usageUpdate(params.usage as TokenUsage));
-        return;
-    }
+  /** `turn/started`: the turn of this session's running prompt (matched by its request ID). */
+  turnStarted(params: ServerNotificationParams<"turn/started">): void {
+    const running = this.running;
+    if (running === undefined || params.requestId !== running.requestId) return;
+    const turnId = params.turn.id;
+    running.turnId = turnId;
+    if (running.cancelled) void this.interrupt(turnId);
   }
 
-  private itemStarted(raw: ThreadItem | PayloadRef): void {
+  /** A text or reasoning delta, passed on as a chunk. */
+  delta(
+    kind: "agent_message_chunk" | "agent_thought_chunk",
+    params: { itemId: string; delta: string },
+  ): void {
+    this.streamed.set(params.itemId, (this.streamed.get(params.itemId) ?? 0) + params.delta.length);
+    this.updates.pushText(kind, params.delta);
+  }
+
+  /** `turn/completed`: the running prompt's turn is done. */
+  turnCompleted(params: ServerNotificationParams<"turn/completed">): void {
+    if (this.running?.turnId === params.turn.id) this.running.done.resolve(params.turn as Turn);
+  }
+
+  /** `thread/tokenUsage/updated`. */
+  usage(params: ServerNotificationParams<"thread/tokenUsage/updated">): void {
+    this.send(usageUpdate(params.usage));
+  }
+
+  itemStarted(raw: ThreadItem | PayloadRef): void {
     if (isPayloadRef(raw)) {
       this.updates.push(async () => {
         const item = await this.ctx.server.resolveItem(raw);
@@ -184,7 +174,7 @@ export class AcpSession {
     return started;
   }
 
-  private itemCompleted(raw: ThreadItem | PayloadRef): void {
+  itemCompleted(raw: ThreadItem | PayloadRef): void {
     if (!isPayloadRef(raw) && raw.type === "agentMessage") {
       // `item/completed` decides the text; send what the deltas did not carry
       const sent = this.streamed.get(raw.id) ?? 0;

@@ -8,6 +8,7 @@ import {
   type AppServerClient,
   EXTENSION_DISPLAY_METHODS,
   type ItemToolCallRequestApprovalParams,
+  isAppServerError,
   isPayloadRef,
   type PayloadRef,
   type ThreadItem,
@@ -87,9 +88,6 @@ export class InteractiveApp {
         ? "/undo is not available with --remote: its checkpoints would be taken on this machine, not where the server's files are"
         : undefined,
     );
-    client.onNotification("*", (method, params) =>
-      this.session.handle(method, params as Record<string, unknown>),
-    );
     client.onNotification("turn/started", (params) => {
       if (params.threadId !== this.session.threadId) return;
       // a queued input starts on its own: checkpoint as it starts (before its first tool can run)
@@ -129,6 +127,8 @@ export class InteractiveApp {
     this.session.onOpened = (threadId) => display.opened(threadId);
     for (const method of EXTENSION_DISPLAY_METHODS)
       client.onNotification(method, (params) => display.handle({ method, params } as DisplayChange));
+    // last, so the app's own handlers of a method run before the view's, as they always have
+    this.session.subscribe();
   }
 
   /** Hands a finished tool call's `fileChanges` to the checkpoints, so `/undo` checks those files. */
@@ -321,7 +321,7 @@ export class InteractiveApp {
       await this.client.request("turn/steer", { threadId, expectedTurnId: turnId, text });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code === "turnMismatch") return false;
+      if (isAppServerError(error, "turnMismatch")) return false;
       throw error;
     }
   }
@@ -331,9 +331,8 @@ export class InteractiveApp {
     try {
       return await run();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
       const message = error instanceof Error ? error.message : String(error);
-      this.view.note(style.error(`✗ ${message}${typeof code === "string" ? ` (${code})` : ""}`));
+      this.view.note(style.error(`✗ ${message}${isAppServerError(error) ? ` (${error.code})` : ""}`));
       return undefined;
     }
   }

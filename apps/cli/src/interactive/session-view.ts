@@ -101,70 +101,79 @@ export class SessionView {
     return isPayloadRef(item) ? this.client.resolveItem(item) : (item as ThreadItem);
   }
 
-  /** One notification; those for other threads are ignored. */
-  handle(method: string, params: Record<string, unknown>): void {
-    const threadId = params.threadId as string | undefined;
-    if (method === "thread/replaced") {
-      const p = params as { oldThreadId: string; thread: Thread };
-      // /new and /fork: subscriptions moved to the new thread; show its history
-      if (p.oldThreadId === this.thread?.id) void this.reload(p.thread);
-      return;
-    }
-    if (threadId !== undefined && threadId !== this.thread?.id) return;
-    const turnId = params.turnId as string | undefined;
-    switch (method) {
-      case "turn/started":
-        this.runningTurnId = (params.turn as Turn).id;
+  /** Whether a notification is for the open thread. */
+  private mine(params: { threadId: string }): boolean {
+    return params.threadId === this.thread?.id;
+  }
+
+  /**
+   * Listens to the notifications the view shows, each through the client's typed handler;
+   * those for other threads are ignored. Returns the unsubscribe function.
+   */
+  subscribe(): () => void {
+    const client = this.client;
+    const offs = [
+      client.onNotification("thread/replaced", (p) => {
+        // /new and /fork: subscriptions moved to the new thread; show its history
+        if (p.oldThreadId === this.thread?.id) void this.reload(p.thread);
+      }),
+      client.onNotification("turn/started", (p) => {
+        if (!this.mine(p)) return;
+        this.runningTurnId = p.turn.id;
         this.spinner.start();
-        break;
-      case "turn/completed": {
-        const turn = params.turn as Turn;
-        if (turn.id === this.runningTurnId) this.runningTurnId = undefined;
+      }),
+      client.onNotification("turn/completed", (p) => {
+        if (!this.mine(p)) return;
+        if (p.turn.id === this.runningTurnId) this.runningTurnId = undefined;
         this.spinner.stop();
+        const turn = p.turn as Turn;
         this.view.showOutcome(turn);
         const provider = this.thread?.model?.provider;
         if (turn.status === "failed" && turn.error?.kind === "auth" && provider !== undefined)
           void credentialsHint(this.client, provider).then((hint) => this.view.note(style.muted(hint)));
-        break;
-      }
-      case "turn/retrying":
-        this.view.note(style.warning(`↻ ${retryLine(params as TurnRetryingNotification)}`));
-        break;
-      case "item/started":
-      case "item/completed": {
-        const item = params.item as ThreadItem;
-        if (isPayloadRef(item)) {
-          void this.client.resolveItem(item).then((resolved) => this.view.showItem(turnId!, resolved));
-        } else {
-          this.view.showItem(turnId!, item);
-        }
-        break;
-      }
-      case "item/agentMessage/delta":
-        this.view.appendDelta(turnId!, params.itemId as string, "agentMessage", params.delta as string);
-        break;
-      case "item/reasoning/delta":
-        this.view.appendDelta(turnId!, params.itemId as string, "reasoning", params.delta as string);
-        break;
-      case "item/removed":
-        this.view.removeItem(turnId!, params.itemId as string);
-        break;
-      case "turn/queue/updated":
-        this.queueBlock.queue = {
-          steering: params.steering as string[],
-          followUp: params.followUp as QueueState["followUp"],
-        };
+      }),
+      client.onNotification("turn/retrying", (p) => {
+        if (this.mine(p)) this.view.note(style.warning(`↻ ${retryLine(p)}`));
+      }),
+      ...(["item/started", "item/completed"] as const).map((method) =>
+        client.onNotification(method, (p) => {
+          if (!this.mine(p)) return;
+          const item = p.item;
+          if (isPayloadRef(item)) {
+            void this.client.resolveItem(item).then((resolved) => this.view.showItem(p.turnId, resolved));
+          } else {
+            this.view.showItem(p.turnId, item);
+          }
+        }),
+      ),
+      client.onNotification("item/agentMessage/delta", (p) => {
+        if (this.mine(p)) this.view.appendDelta(p.turnId, p.itemId, "agentMessage", p.delta);
+      }),
+      client.onNotification("item/reasoning/delta", (p) => {
+        if (this.mine(p)) this.view.appendDelta(p.turnId, p.itemId, "reasoning", p.delta);
+      }),
+      client.onNotification("item/removed", (p) => {
+        if (this.mine(p)) this.view.removeItem(p.turnId, p.itemId);
+      }),
+      client.onNotification("turn/queue/updated", (p) => {
+        if (!this.mine(p)) return;
+        this.queueBlock.queue = { steering: p.steering, followUp: p.followUp };
         this.changed();
-        break;
-      case "thread/tokenUsage/updated":
-        this.setUsage(params.usage as TokenUsage);
-        break;
-      case "warning":
-        this.view.note(style.warning(`! ${params.message as string}`));
-        break;
-      case "error":
-        this.view.note(style.error(`✗ ${params.message as string}`));
-        break;
-    }
+      }),
+      client.onNotification("thread/tokenUsage/updated", (p) => {
+        if (this.mine(p)) this.setUsage(p.usage);
+      }),
+      client.onNotification("warning", (p) => {
+        if (p.threadId === undefined || this.mine({ threadId: p.threadId }))
+          this.view.note(style.warning(`! ${p.message}`));
+      }),
+      client.onNotification("error", (p) => {
+        if (p.threadId === undefined || this.mine({ threadId: p.threadId }))
+          this.view.note(style.error(`✗ ${p.message}`));
+      }),
+    ];
+    return () => {
+      for (const off of offs) off();
+    };
   }
 }
