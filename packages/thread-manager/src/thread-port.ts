@@ -51,6 +51,8 @@ export interface ThreadPort extends ThreadResourceSources {
   /** What the thread's turns are given (`Turn`'s only view of the thread). */
   readonly port: TurnPort;
   readonly subscribers: readonly string[];
+  /** How the thread was opened (the client kind of its first load). */
+  readonly clientMode: "desktop" | "terminal";
   /** Warnings of the load (extensions, tools), for the answer that opened the thread. */
   readonly loadWarnings: readonly Warning[];
   /** Inputs waiting in the server-side queue, oldest first. */

@@ -2,7 +2,7 @@
  * Turns local errors into wire errors. The session store's errors already carry the
  * spec's code; anything unexpected becomes `internal` rather than leaking a stack.
  */
-import { AppServerError } from "@knightcode/app-server-protocol";
+import { AppServerError, type ErrorCode } from "@knightcode/app-server-protocol";
 import { SessionStoreError, type SessionStoreErrorCode } from "@knightcode/session-store";
 
 /** Work reached a runtime unloaded since the thread was looked up; a fresh lookup loads it again. */
@@ -43,6 +43,14 @@ export function toWireError(error: unknown): AppServerError {
     return new AppServerError(code, message, data);
   }
   return new AppServerError("internal", message);
+}
+
+/**
+ * Whether an error is, on the wire, the given code: an `AppServerError` with it, or a store
+ * error that `toWireError` turns into it. The one check for "which error is this".
+ */
+export function isWireError(error: unknown, code: ErrorCode): boolean {
+  return toWireError(error).code === code;
 }
 
 /** Runs `fn`, rethrowing failures as wire errors. */

@@ -10,7 +10,6 @@ import type {
   ThreadResumeResult,
   TokenUsage,
   Turn,
-  TurnRetryingNotification,
 } from "@knightcode/app-server-protocol";
 import { isPayloadRef } from "@knightcode/app-server-protocol";
 import { credentialsHint } from "../credentials.ts";

@@ -34,6 +34,7 @@ import {
   type ExtensionTurnActions,
 } from "../extensions/extension-port.ts";
 import type { Warning } from "../shapes.ts";
+import type { ThreadPort } from "../thread-port.ts";
 import { createMcpToolSource } from "../tools/mcp-source.ts";
 import {
   isolatedToolBackendFactory,
@@ -288,7 +289,7 @@ export class ThreadRegistry {
           session,
           this.options.models,
           this.options.extensionActions,
-          (thread) => this.reloadExtensions(runtimeOf(thread)),
+          (thread) => this.reloadExtensions(thread),
           (thread) => this.registerProviders(runtimeOf(thread), thread.extensions),
         )
       : undefined;
@@ -341,12 +342,13 @@ export class ThreadRegistry {
    * New load problems go to subscribers as warnings.
    */
   async reloadExtensions(
-    runtime: ThreadRuntime,
+    thread: ThreadPort,
     reasons: { shutdown: "reload" | "new" | "fork"; start: "reload" | "resume" } = {
       shutdown: "reload",
       start: "reload",
     },
   ): Promise<void> {
+    const runtime = runtimeOf(thread);
     runtime.assertOpen();
     try {
       await runtime.extensions.dispose(reasons.shutdown);
