@@ -1,6 +1,9 @@
+import { BUILT_IN_PROVIDER_ENV } from "./provider-env.ts";
 import { DEMO_MODEL } from "./providers/demo.ts";
 import { defaultThinkingLevels } from "./thinking.ts";
 import type { Model, ModelCost } from "./types.ts";
+
+export { BUILT_IN_PROVIDER_ENV };
 
 function anthropic(
   id: string,
@@ -116,12 +119,6 @@ export const BUILT_IN_MODELS: readonly Model[] = [
   ),
   DEMO_MODEL,
 ];
-
-/** Providers whose models are built in, with the environment variables holding their keys. */
-export const BUILT_IN_PROVIDER_ENV: Readonly<Record<string, readonly string[]>> = {
-  anthropic: ["ANTHROPIC_API_KEY"],
-  openai: ["OPENAI_API_KEY"],
-};
 
 /** The preferred default per provider when credentials exist. */
 export const PREFERRED_DEFAULTS: readonly { provider: string; id: string }[] = [

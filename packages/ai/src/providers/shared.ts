@@ -1,6 +1,6 @@
-import { BUILT_IN_PROVIDER_ENV } from "../catalog.ts";
 import { createAssistantMessageStream } from "../event-stream.ts";
 import { AssistantMessageBuilder } from "../message-builder.ts";
+import { BUILT_IN_PROVIDER_ENV } from "../provider-env.ts";
 import type {
   AssistantMessage,
   AssistantMessageStream,
