@@ -1,13 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isolatedToolBackendFactory } from "../src/tools/tool-backend.ts";
 
-/** The sandbox helper from this checkout's sources, as a host passes it. */
+/**
+ * The sandbox helper from this checkout's sources, as a host passes it: the package's
+ * helper-main.ts process beside its `./helper` library export (which runs nothing itself).
+ */
+const HELPER_MAIN = join(
+  dirname(fileURLToPath(import.meta.resolve("@knightcode/sandbox/helper"))),
+  "helper-main.ts",
+);
 const SOURCE_HELPER = {
-  argv: [process.execPath, fileURLToPath(import.meta.resolve("@knightcode/sandbox/helper"))],
+  argv: [process.execPath, HELPER_MAIN],
   readable: [process.execPath, resolve(import.meta.dir, "..", "..", "..")],
 };
 
