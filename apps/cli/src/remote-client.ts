@@ -4,9 +4,16 @@
  * `!` commands and `@` completion are the server's; this process only draws. The token
  * comes from an environment variable, never from the command line (which other users can
  * read in the process list), and the protocol package refuses to send it over plain
- * `ws://` to a host that is not loopback.
+ * `ws://` to a host that is not loopback. A dropped connection is made again and its
+ * threads resumed with replay (`ReconnectingTransport`), so a turn streaming at the time
+ * goes on on the screen without a gap.
  */
-import { AppServerClient, type Transport, WebSocketTransport } from "@knightcode/app-server-protocol";
+import {
+  AppServerClient,
+  ReconnectingTransport,
+  type Transport,
+  WebSocketTransport,
+} from "@knightcode/app-server-protocol";
 import type { TerminalClient } from "./terminal-client.ts";
 
 /** The variable `--remote` reads its token from unless `--remote-token-env` names another. */
@@ -37,19 +44,30 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
   const env = options.env ?? process.env;
   const tokenEnv = options.tokenEnv ?? DEFAULT_REMOTE_TOKEN_ENV;
   const token = env[tokenEnv]?.trim() || undefined;
-  let transport: Transport;
   try {
+    let open: () => Promise<Transport>;
     if (options.url.startsWith("unix://")) {
       const { connectUnixSocket } = await import("@knightcode/app-server-protocol/unix");
-      transport = await connectUnixSocket(options.url.slice("unix://".length));
+      const path = options.url.slice("unix://".length);
+      open = async () => {
+        const socket = await connectUnixSocket(path);
+        await socket.start();
+        return socket;
+      };
     } else {
       if (token === undefined) {
         throw new RemoteAttachError(
           `${options.url} needs a token: put it in ${tokenEnv} (see docs/remote.md)`,
         );
       }
-      transport = new WebSocketTransport(options.url, { token });
+      open = async () => {
+        const socket = new WebSocketTransport(options.url, { token });
+        await socket.start();
+        return socket;
+      };
     }
+    // a dropped connection is made again and its threads resumed where the screen stopped
+    const transport = new ReconnectingTransport({ open });
     const client = new AppServerClient(transport);
     await client.connect();
     const initialized = await client.initialize({

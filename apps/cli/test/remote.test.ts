@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { textReply, toolCallReply } from "@knightcode/testkit";
+import { startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
 import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { startListenerChild } from "./support/listener.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
@@ -101,5 +101,45 @@ describe("knightcode --remote", () => {
     expect(local.code).toBe(2);
     expect(local.stderr).toContain("--remote cannot be combined with --session-dir");
     expect(env.mock.requests).toEqual([]);
+  }, 60_000);
+});
+
+describe("knightcode --remote across a dropped connection", () => {
+  test("the connection is cut mid-reply: the terminal reconnects and the reply finishes on screen, whole", async () => {
+    await using env = await mockedAgent();
+    await using listener = await startListenerChild(env);
+    const proxy = await startCuttableProxy(Number(new URL(listener.url.replace(/^ws/, "http")).port));
+    using client = elsewhere();
+    try {
+      const resume = Promise.withResolvers<void>();
+      const words = Array.from({ length: 24 }, (_, i) => `part${i}`);
+      env.mock.enqueue({
+        ...textReply(words.join(" "), 24),
+        pauseAfterEvents: 4,
+        resumeWhen: resume.promise,
+      });
+      await using tty = new PtySession(
+        ["--remote", `ws://127.0.0.1:${proxy.port}`, "--approval-mode", "fullAccess"],
+        {
+          cwd: client.dir,
+          env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
+        },
+      );
+      await tty.waitFor("mock-completions/mock-model");
+      tty.type("stream something");
+      await tty.waitFor("part0");
+      proxy.cut();
+      resume.resolve();
+      const screen = await tty.waitFor("part23");
+      // the reply wraps on screen: compare it with its line breaks as spaces; each part
+      // once and in order means nothing was replayed twice and nothing was lost
+      expect(screen.replace(/\s+/g, " ")).toContain(words.join(" "));
+      expect(screen.split("part23").length).toBe(2);
+      expect(proxy.accepted).toBe(2);
+      tty.write(KEYS.ctrlD);
+      expect(await tty.exited).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   }, 60_000);
 });

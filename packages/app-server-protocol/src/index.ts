@@ -201,6 +201,7 @@ export {
   PATH_PATTERN,
   PATH_PATTERN_MESSAGE,
 } from "./path-pattern.ts";
+export { ReconnectingTransport, type ReconnectingTransportOptions } from "./reconnecting-transport.ts";
 export {
   BEARER_SUBPROTOCOL_PREFIX,
   bearerSubprotocols,

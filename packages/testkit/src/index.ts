@@ -47,6 +47,7 @@ export {
   thoughtSignaturesCameBack,
   toolResultsFor,
 } from "./stream-corpus/index.ts";
+export { type CuttableProxy, startCuttableProxy } from "./tcp-proxy.ts";
 export type { TempAgentDir, TempAgentDirOptions } from "./temp-agent-dir.ts";
 export { tempAgentDir } from "./temp-agent-dir.ts";
 export type { RenderedError } from "./vendor-errors.ts";
