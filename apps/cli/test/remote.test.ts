@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
 import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { startListenerChild } from "./support/listener.ts";
@@ -27,7 +27,7 @@ function elsewhere() {
 }
 
 describe("knightcode --remote", () => {
-  test("a turn in the terminal runs on the server: its cwd, its tools (an approval answered here), its sessions", async () => {
+  test("a turn in the terminal runs on the server: its cwd, its tools (an approval answered here), its ! commands, its sessions", async () => {
     await using env = await mockedAgent();
     await using listener = await startListenerChild(env);
     using client = elsewhere();
@@ -47,6 +47,9 @@ describe("knightcode --remote", () => {
     await tty.waitFor("Wrote it over the socket.");
     expect(readFileSync(join(env.agent.cwd, "remote.txt"), "utf8")).toBe("written on the server\n");
     expect(tty.text()).not.toContain(client.dir);
+    // a ! command runs there too, in the server's directory
+    tty.type("!echo $((6*7))-$(basename $PWD)");
+    await tty.waitFor(`42-${basename(env.agent.cwd)}`);
     tty.write(KEYS.ctrlD);
     expect(await tty.exited).toBe(0);
     // -c picks up the session the server kept, from the server's directory
