@@ -38,6 +38,7 @@ import {
   piCommandExtras,
   piUiExtras,
 } from "./pi/pi-surface.ts";
+import { sessionReplaceMethods } from "./session-replace.ts";
 import { callAsExtension, type ExtensionCaller, runAsExtension, runAsHost } from "./stdout-guard.ts";
 
 /** Thrown by any API or `ctx` call after the thread unloaded or reloaded its extensions. */
@@ -561,7 +562,12 @@ export class ExtensionRunner {
   }
 
   private createCommandContext(ctx: ExtensionContext): ExtensionCommandContext {
-    const command = addMissing(Object.create(ctx) as ExtensionCommandContext, piCommandExtras());
+    const command = Object.create(ctx) as ExtensionCommandContext;
+    addMissing(
+      command,
+      sessionReplaceMethods(() => this.port(), runAsHost),
+    );
+    addMissing(command, piCommandExtras());
     command.waitForIdle = () => runAsHost(() => this.port().waitForIdle());
     command.reload = async () => {
       this.live("ctx");

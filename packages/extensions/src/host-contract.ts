@@ -28,10 +28,11 @@ import type {
   AgentMessage,
   BranchSummaryEntry,
   CustomMessage,
+  NewEntry,
   SessionEntry,
   SessionHeader,
 } from "@knightcode/session-store";
-import type { ContextUsage, ExtensionUIContext } from "./api-types.ts";
+import type { ContextUsage, ExtensionCommandContext, ExtensionUIContext } from "./api-types.ts";
 
 /** What `ctx` tells an extension about its host. */
 export interface ExtensionHostContext {
@@ -210,6 +211,8 @@ export interface ExtensionHost {
    * commands are left to the `input` hook.
    */
   runCommand?(name: string, args: string): Promise<void>;
+  /** A command context of this host's extensions (pi's `withSession` gets the new session's). */
+  commandContext?(): ExtensionCommandContext;
   /**
    * Tools the extensions registered, for the thread's cwd. A tool named like a built-in
    * replaces it. Absent: no extension tools.
@@ -243,6 +246,17 @@ export interface SessionView {
   readonly name: string | undefined;
   readonly leafId: string | null;
   branch(): readonly SessionEntry[];
+}
+
+/** What replaces the session: a new empty one, or a fork of the current one at an entry. */
+export type SessionReplaceRequest =
+  | { kind: "new"; parentSession?: string }
+  | { kind: "fork"; entryId: string; position: "before" | "at" };
+
+/** The new session while `setup` runs: read it, append to it. */
+export interface ReplacementSession {
+  view: SessionView;
+  append(entry: NewEntry): SessionEntry;
 }
 
 /**
@@ -282,6 +296,16 @@ export interface ExtensionThreadPort {
   waitForIdle(): Promise<void>;
   /** Reloads this thread's extensions (`/reload`). */
   reloadExtensions?(): Promise<void>;
+  /**
+   * pi's `ctx.newSession()` / `ctx.fork()` from a command handler: the thread's session is
+   * replaced as `/new` and `/fork` replace it (the guards asked first, the caller's client
+   * moved with `thread/replaced`). `setup` runs against the new session before anything
+   * else can reach it. `cancelled` when a `session_before_*` guard refused.
+   */
+  replaceSession?(
+    request: SessionReplaceRequest,
+    setup?: (session: ReplacementSession) => Promise<void>,
+  ): Promise<{ cancelled: boolean; replacement?: ExtensionHost }>;
   /**
    * The host's `providers()` changed after load: pi's `registerProvider` and
    * `unregisterProvider` from a command or hook take effect at once, without `/reload`.

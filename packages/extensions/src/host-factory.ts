@@ -192,6 +192,7 @@ export async function loadExtensionHost(
         runner.warnFor(command.path, `Command /${name} failed: ${errorText(error)} (${command.path})`);
       }
     },
+    commandContext: () => runner.commandCtx,
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
     flags: () => runner.flagList(),

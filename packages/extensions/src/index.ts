@@ -16,7 +16,9 @@ export type {
   ExtensionThreadPort,
   InputHookResult,
   ObserverAnswer,
+  ReplacementSession,
   SessionMoveCancel,
+  SessionReplaceRequest,
   SessionView,
   ToolResultPatch,
 } from "./host-contract.ts";

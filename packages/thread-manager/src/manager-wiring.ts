@@ -120,7 +120,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     resolveModel,
     abortAll: (runtime) => abortTurns(runtime),
     models,
-    extensionActions: extensionTurnActions(parts.turns, compaction),
+    extensionActions: extensionTurnActions(parts.turns, compaction, () => parts.creation),
     outputReady: (connectionIds) => outside.port()?.outputReady?.(connectionIds),
     ...(options.extensionHostFactory ? { extensionHostFactory: options.extensionHostFactory } : {}),
     toolBackend: threadToolBackendFactory({

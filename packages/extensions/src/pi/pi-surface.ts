@@ -3,8 +3,8 @@
  * does not have. Each is what pi does when no terminal UI is attached: keyboard
  * shortcuts, message renderers, footers, headers, custom components and editors are
  * accepted and never shown; `ctx.ui.custom()` resolves at once to `undefined` (so no
- * extension waits on a dialog nobody sees); session switching from a command reports
- * `cancelled`. KnightCode extensions get the same names; they cost nothing.
+ * extension waits on a dialog nobody sees); `navigateTree` and `switchSession` from a
+ * command report `cancelled`. KnightCode extensions get the same names; they cost nothing.
  */
 import type { Model } from "@knightcode/ai";
 import type { SessionEntry } from "@knightcode/session-store";
@@ -71,10 +71,13 @@ export function getApiKeyAndHeaders(ctx: ExtensionContext) {
   };
 }
 
-/** Command-context methods of pi's that switch sessions: a desktop thread stays where it is. */
+/**
+ * Command-context methods of pi's that KnightCode has no path for: the thread stays where
+ * it is (`newSession` and `fork` are real: `session-replace.ts`).
+ */
 export function piCommandExtras(): Record<string, unknown> {
   const cancelled = async () => ({ cancelled: true });
-  return { newSession: cancelled, fork: cancelled, navigateTree: cancelled, switchSession: cancelled };
+  return { navigateTree: cancelled, switchSession: cancelled };
 }
 
 /** Adds each of `extras` that `target` lacks (an embedder's own methods always win). */

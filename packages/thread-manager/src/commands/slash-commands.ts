@@ -10,10 +10,11 @@
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type TurnStartResult } from "@knightcode/app-server-protocol";
 import type { Caller } from "../api.ts";
-import { askBeforeFork, askBeforeSwitch } from "../extensions/session-move-hooks.ts";
 import type { ThreadPort } from "../thread-port.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
+import { replaceThread } from "../threads/thread-replace.ts";
 import type { TurnEnvironment } from "../turns/environment.ts";
+import type { PendingStart } from "../turns/turn.ts";
 import { openTurn } from "../turns/turn-runner.ts";
 import { finishTurn, type TurnFailure } from "../turns/turn-settlement.ts";
 import type { SlashCommand } from "./slash-command-parse.ts";
@@ -75,7 +76,7 @@ export async function runSlashCommand(
   runtime.subscribe(req.caller.connectionId);
   runtime.noteInitiator(req.caller.connectionId);
   runtime.admit("command");
-  const pending = { cancelled: false, controller: new AbortController() };
+  const pending: PendingStart = { cancelled: false, controller: new AbortController(), caller: req.caller };
   runtime.pendingStart = pending;
   try {
     await extension.runCommand(command.name, command.args);
@@ -88,7 +89,12 @@ export async function runSlashCommand(
     runtime.pendingStart = undefined;
     if (!runtime.closed) runtime.release();
   }
-  return result(req, pending.cancelled ? "cancelled" : "handled", runtime.id);
+  const replaced = pending.replacedBy;
+  if (!replaced) return result(req, pending.cancelled ? "cancelled" : "handled", runtime.id);
+  // The command moved its thread's clients on (`ctx.newSession()`/`ctx.fork()`); now that
+  // it has returned, the old thread's extensions shut down and load afresh, as after `/new`.
+  if (host.replaced && !runtime.closed) await host.replaced(runtime, replaced.reason);
+  return result(req, "handled", replaced.threadId);
 }
 
 /** `/reload`: the thread's extensions shut down and load again; the input is handled. */
@@ -161,39 +167,16 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
   old.admit("command");
   let fresh: ThreadPort;
   try {
-    // the thread's extensions may refuse first; a refusal changes nothing
-    if (req.command.name === "new") await askBeforeSwitch(old);
-    else await askBeforeFork(old);
-    fresh =
-      req.command.name === "new"
-        ? await host.creation.start(
-            {
-              cwd: old.cwd,
-              approvalMode: old.settings.approvalMode,
-              thinkingLevel: old.settings.thinkingLevel,
-              ...(old.model ? { model: { provider: old.model.provider, id: old.model.id } } : {}),
-              // The client's MCP servers (an editor's) belong to the conversation, not one thread.
-              ...(old.mcp?.clientServers ? { mcpServers: old.mcp.clientServers } : {}),
-            },
-            caller,
-          )
-        : await host.creation.fork(
-            old.session,
-            caller,
-            req.command.args === "" ? undefined : req.command.args,
-            old.mcp?.clientServers,
-          );
+    const name = req.command.args === "" ? undefined : req.command.args;
+    fresh = await replaceThread(
+      old,
+      caller,
+      req.command.name === "new" ? { kind: "new" } : { kind: "fork", ...(name ? { name } : {}) },
+      host.creation,
+    );
   } finally {
     if (!old.closed) old.release();
   }
-  // Most recent last, so the requester stays the first one approvals ask.
-  const moved = old.subscribers.filter((c) => c !== caller.connectionId);
-  moved.push(caller.connectionId);
-  for (const connectionId of moved) fresh.subscribe(connectionId);
-  fresh.noteInitiator(caller.connectionId);
-  old.toSubscribers({ method: "thread/replaced", params: { oldThreadId: old.id, thread: fresh.thread() } });
-  for (const connectionId of moved) old.unsubscribe(connectionId);
   if (host.replaced && !old.closed) await host.replaced(old, req.command.name === "new" ? "new" : "fork");
-  for (const warning of fresh.loadWarnings) fresh.warn(warning);
   return result(req, "handled", fresh.id);
 }

@@ -6,7 +6,7 @@
  * closed every action refuses, so a captured API can never act on a later load.
  */
 import type { ImageContent, Model, ThinkingLevel } from "@knightcode/ai";
-import type { ExtensionThreadPort, SessionView } from "@knightcode/extensions";
+import type { ExtensionThreadPort, SessionReplaceRequest, SessionView } from "@knightcode/extensions";
 import type { NewEntry, SessionFile } from "@knightcode/session-store";
 import type { ThreadPort } from "../thread-port.ts";
 import type { ModelSource } from "../threads/model-source.ts";
@@ -20,6 +20,15 @@ export interface ExtensionTurnActions {
   interrupt(runtime: ThreadPort): void;
   compact(runtime: ThreadPort, customInstructions: string | undefined): Promise<void>;
   contextTokens(runtime: ThreadPort): number | undefined;
+  /**
+   * `ctx.newSession()` / `ctx.fork()` from a command: the thread replaced as `/new` and
+   * `/fork` replace it, `setup` run on the new one first; undefined when a guard refused.
+   */
+  replaceSession(
+    runtime: ThreadPort,
+    request: SessionReplaceRequest,
+    setup: ((fresh: ThreadPort) => Promise<void>) | undefined,
+  ): Promise<ThreadPort | undefined>;
 }
 
 /** A port with its late-bound runtime. */
@@ -174,6 +183,15 @@ export function createExtensionPort(
       r.append({ type: "thinking_level_change", thinkingLevel: level });
       const hook = r.extensions.hooks.thinkingLevelSelect;
       if (hook && level !== previousLevel) void hook({ level, previousLevel }).catch(() => undefined);
+    },
+    replaceSession: async (request, setup) => {
+      const r = need(request.kind === "new" ? "newSession" : "fork");
+      const fresh = await turnActions("newSession").replaceSession(
+        r,
+        request,
+        setup && ((f) => setup({ view: sessionView(f.session), append: (entry) => f.append(entry) })),
+      );
+      return fresh ? { cancelled: false, replacement: fresh.extensions } : { cancelled: true };
     },
     ...(reload ? { reloadExtensions: () => reload(need("reload")) } : {}),
     // before the runtime is attached the thread registers the host's providers itself

@@ -11,6 +11,11 @@ import { callHook } from "./extension-hooks.ts";
 /** `data.reason` of the error a refused fork or switch answers with. */
 export const EXTENSION_CANCELLED = "extensionCancelled";
 
+/** Whether `error` is a guard's refusal (rather than a failure). */
+export function isExtensionCancelled(error: AppServerError): boolean {
+  return (error.data as { reason?: unknown } | undefined)?.reason === EXTENSION_CANCELLED;
+}
+
 function cancelled(what: string, runtime: ThreadPort, path: string): AppServerError {
   return new AppServerError(
     "invalidParams",
@@ -21,12 +26,19 @@ function cancelled(what: string, runtime: ThreadPort, path: string): AppServerEr
   );
 }
 
-/** Asks `session_before_fork` (the fork copies the whole branch: `at` the leaf); throws when refused. */
-export async function askBeforeFork(runtime: ThreadPort): Promise<void> {
+/**
+ * Asks `session_before_fork`; throws when refused. `thread/fork` and `/fork` copy the whole
+ * branch (`at` the leaf); an extension's `ctx.fork(entryId, {position})` names its entry.
+ */
+export async function askBeforeFork(
+  runtime: ThreadPort,
+  entryId = runtime.session.leafId ?? "",
+  position: "before" | "at" = "at",
+): Promise<void> {
   const hook = runtime.extensions.hooks.sessionBeforeFork;
   if (!hook) return;
   const answer = await callHook(
-    () => hook({ entryId: runtime.session.leafId ?? "", position: "at" }),
+    () => hook({ entryId, position }),
     undefined,
     (w) => runtime.warn(w),
   );

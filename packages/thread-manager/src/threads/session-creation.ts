@@ -112,9 +112,11 @@ export async function createForkSession(
   source: SessionFile,
   dir: string,
   name?: string,
+  leafId?: string | null,
 ): Promise<SyncingSession> {
   const sourceTitle = source.name ?? firstUserText(source.entries) ?? "Untitled";
-  const { entries } = remapBranch(source.branch());
+  // the branch ending at `leafId` (an extension's `ctx.fork`), else the current one
+  const { entries } = remapBranch(leafId === undefined ? source.branch() : source.branch(leafId));
   entries.push({ type: "session_info", name: name ?? `${sourceTitle} (fork)` });
   return SessionFile.createSyncing({
     dir,

@@ -75,18 +75,22 @@ export class ThreadCreation {
     return this.announce(await this.adopt(created, caller, project, target.warnings, params.mcpServers));
   }
 
-  /** A fork of `source`'s current branch, named `<source title> (fork)` unless `name` is given. */
+  /**
+   * A fork of `source`'s current branch (or the branch ending at `leafId`, `null` for
+   * none), named `<source title> (fork)` unless `name` is given.
+   */
   async fork(
     source: SessionFile,
     caller: Caller,
     name?: string,
     mcpServers?: McpServers,
+    leafId?: string | null,
   ): Promise<ThreadRuntime> {
     this.host.registry.refuseWhileClosing();
     const cwd = source.header.cwd;
     const project = await readProjectSettings(this.host.ctx, cwd);
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
-    const created = await createForkSession(source, target.dir, name);
+    const created = await createForkSession(source, target.dir, name, leafId);
     return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers));
   }
 

@@ -9,6 +9,7 @@
 import type { ImageContent, UserMessage } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import type { AgentMessage, CustomMessage, SessionEntry } from "@knightcode/session-store";
+import type { Caller } from "../api.ts";
 import { userMessage } from "../history/message-content.ts";
 import { LiveTurn } from "./live-turn.ts";
 import type { TurnPort } from "./turn-port.ts";
@@ -27,6 +28,10 @@ export interface PendingStart {
   cancelled: boolean;
   /** Aborted with the cancel: extension dialogs opened by the hooks or the command close. */
   controller: AbortController;
+  /** Who ran the command (an extension's `ctx.newSession()` moves this client first). */
+  caller?: Caller;
+  /** An extension command replaced the session (`ctx.newSession()`, `ctx.fork()`). */
+  replacedBy?: { reason: "new" | "fork"; threadId: string };
 }
 
 /** What a running turn needs of its agent: steers join it, an interrupt aborts it. */
