@@ -24,7 +24,19 @@ import {
   TARGETS,
 } from "./harness.ts";
 
-const REPLACER = join(import.meta.dir, "fixtures", "extensions", "session-replacer.ts");
+// one fixture for the protocol and the terminal tests
+const REPLACER = join(
+  import.meta.dir,
+  "..",
+  "..",
+  "..",
+  "..",
+  "apps",
+  "cli",
+  "test",
+  "fixtures",
+  "session-replacer.ts",
+);
 
 type Entry = Record<string, unknown> & { type: string; id: string };
 
