@@ -9,7 +9,11 @@ import { textReply } from "@knightcode/testkit";
 import { mockedAgent } from "./support/cli-run.ts";
 import { PtySession } from "./support/pty-session.ts";
 
-const REPLACER = join(import.meta.dir, "fixtures", "session-replacer.ts");
+// pi-typed (pi's types are the app server's test dependency), shared with its e2e test
+const REPLACER = join(
+  import.meta.dir,
+  "../../../packages/app-server/test/e2e/fixtures/extensions/session-replacer.ts",
+);
 
 const lastRequest = (env: Awaited<ReturnType<typeof mockedAgent>>) =>
   JSON.stringify(env.mock.requests.at(-1)!.body);

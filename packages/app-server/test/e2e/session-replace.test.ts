@@ -24,19 +24,8 @@ import {
   TARGETS,
 } from "./harness.ts";
 
-// one fixture for the protocol and the terminal tests
-const REPLACER = join(
-  import.meta.dir,
-  "..",
-  "..",
-  "..",
-  "..",
-  "apps",
-  "cli",
-  "test",
-  "fixtures",
-  "session-replacer.ts",
-);
+// pi-typed; the terminal test (apps/cli) uses it too
+const REPLACER = join(import.meta.dir, "fixtures", "extensions", "session-replacer.ts");
 
 type Entry = Record<string, unknown> & { type: string; id: string };
 
