@@ -2,7 +2,8 @@
  * pi's `registerProvider`/`unregisterProvider` called after load (a setup command) take
  * effect at once, as pi documents: the models join `model/list` for every thread, a turn
  * runs on them, withdrawing removes them, a provider the registry cannot list is refused
- * with a subscriber warning, and `/reload` drops what only a command had registered.
+ * with a subscriber warning, and `/reload` drops what only a command had registered. A
+ * provider two threads registered stays until the last of them unloads.
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -93,6 +94,32 @@ for (const target of TARGETS) {
         expect(await lateModels(server.client, threadId)).toEqual(["late-proxy/late-relay"]);
         await command(server.client, threadId, "/reload");
         expect(await lateModels(server.client, threadId)).toEqual([]);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "a provider leaves when the last thread that registered it unloads, not before",
+      async () => {
+        await using server = await target.start({ extensions: [FIXTURE] });
+        const start = async () =>
+          (
+            await server.client.request("thread/start", {
+              cwd: server.agent.cwd,
+              approvalMode: "fullAccess",
+              model: MOCK_MODEL,
+            })
+          ).thread.id;
+        const [first, second, bystander] = [await start(), await start(), await start()];
+        await command(server.client, first, `/proxy-setup ${server.mock.baseUrl}`);
+        await command(server.client, second, `/proxy-setup ${server.mock.baseUrl}`);
+        expect(await lateModels(server.client, bystander)).toEqual(["late-proxy/late-relay"]);
+
+        // archiving unloads the thread (and its extensions)
+        await server.client.request("thread/archive", { threadId: first });
+        expect(await lateModels(server.client, bystander)).toEqual(["late-proxy/late-relay"]);
+        await server.client.request("thread/archive", { threadId: second });
+        expect(await lateModels(server.client, bystander)).toEqual([]);
       },
       E2E_TIMEOUT,
     );

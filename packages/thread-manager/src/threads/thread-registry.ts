@@ -44,6 +44,7 @@ import {
 import type { ThreadToolSourceFactory, ToolSourceContext } from "../tools/tool-sources.ts";
 import type { ApprovalBroker } from "../turns/approval-broker.ts";
 import type { ModelSource } from "./model-source.ts";
+import { ProviderLeases } from "./provider-leases.ts";
 import type { ReplayLimits } from "./replay-buffer.ts";
 import type { SessionLocator } from "./session-locator.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
@@ -95,6 +96,8 @@ export interface RegistryOptions {
 /** Loaded threads and their lifecycle. */
 export class ThreadRegistry {
   readonly threads = new Map<string, ThreadRuntime>();
+  /** Providers the threads' extensions registered, held until the last holder lets go. */
+  private readonly providers = new ProviderLeases(() => this.options.models);
   readonly loading = new Map<string, Promise<ThreadRuntime>>();
   /** Ownership-loss messages, visible after unload until a successful reload. */
   readonly systemErrors = new Map<string, string>();
@@ -328,12 +331,11 @@ export class ThreadRegistry {
    * after `/reload`).
    */
   private registerProviders(runtime: ThreadRuntime, extensions: ExtensionHost): void {
-    const models = this.options.models;
-    const current = extensions.providers?.() ?? [];
-    const names = new Set(current.map((provider) => provider.name));
-    for (const name of runtime.providerNames) if (!names.has(name)) models?.unregisterProvider?.(name);
-    for (const provider of current) models?.registerProvider?.(provider);
-    runtime.providerNames = names;
+    runtime.providerNames = this.providers.update(
+      runtime.id,
+      runtime.providerNames,
+      extensions.providers?.() ?? [],
+    );
   }
 
   /**
@@ -455,6 +457,9 @@ export class ThreadRegistry {
       process.stderr.write(`[thread-manager] tool backend dispose failed: ${(error as Error).message}\n`);
     }
     await this.releaseToolSources(runtime);
+    // after the extensions' shutdown, so a provider they withdrew there is not released twice
+    this.providers.releaseAll(runtime.id, runtime.providerNames);
+    runtime.providerNames = new Set();
   }
 
   /** Another process took the transcript: stop writing, report, and unload. */
