@@ -109,7 +109,13 @@ export type {
   ExtensionWorkingVisibleChangedNotification,
 } from "./methods/extension-ui.ts";
 export type { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
-export type { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
+export type {
+  McpResourceContents,
+  McpServerListParams,
+  McpServerListResult,
+  McpServerResourceReadParams,
+  McpServerResourceReadResult,
+} from "./methods/mcp.ts";
 export type {
   AccountLoginApiKeyParams,
   AccountLoginApiKeyResult,
@@ -231,6 +237,9 @@ export type {
   ImageInput,
   InlineImage,
   McpHttpServerConfig,
+  McpResourceInfo,
+  McpResourceRef,
+  McpResourceTemplateInfo,
   McpServerConfig,
   McpServerState,
   McpServerStatus,

@@ -33,6 +33,7 @@ export const CLIENT_REQUEST_METHODS = [
   "command/list",
   "thread/context/read",
   "mcpServer/list",
+  "mcpServer/resource/read",
   "server/diagnostics",
   "account/read",
   "account/login/apiKey",

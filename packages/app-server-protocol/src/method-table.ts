@@ -25,7 +25,12 @@ import {
   ExtensionWorkingVisibleChangedNotification,
 } from "./methods/extension-ui.ts";
 import { InitializedNotification, InitializeParams, InitializeResult } from "./methods/handshake.ts";
-import { McpServerListParams, McpServerListResult } from "./methods/mcp.ts";
+import {
+  McpServerListParams,
+  McpServerListResult,
+  McpServerResourceReadParams,
+  McpServerResourceReadResult,
+} from "./methods/mcp.ts";
 import {
   AccountLoginApiKeyParams,
   AccountLoginApiKeyResult,
@@ -142,6 +147,7 @@ export const CLIENT_REQUESTS = {
   "command/list": { params: CommandListParams, result: CommandListResult },
   "thread/context/read": { params: ThreadContextReadParams, result: ThreadContextReadResult },
   "mcpServer/list": { params: McpServerListParams, result: McpServerListResult },
+  "mcpServer/resource/read": { params: McpServerResourceReadParams, result: McpServerResourceReadResult },
   "server/diagnostics": { params: ServerDiagnosticsParams, result: ServerDiagnosticsResult },
   "account/read": { params: AccountReadParams, result: AccountReadResult },
   "account/login/apiKey": { params: AccountLoginApiKeyParams, result: AccountLoginApiKeyResult },

@@ -427,6 +427,33 @@ export const McpToolInfo = Type.Object({
 });
 export type McpToolInfo = Static<typeof McpToolInfo>;
 
+/** A resource an MCP server lists (`resources/list`). */
+export const McpResourceInfo = Type.Object({
+  uri: Type.String(),
+  name: Type.String(),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+});
+export type McpResourceInfo = Static<typeof McpResourceInfo>;
+
+/** A resource template an MCP server lists (`resources/templates/list`): an RFC 6570 URI template. */
+export const McpResourceTemplateInfo = Type.Object({
+  uriTemplate: Type.String(),
+  name: Type.String(),
+  title: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  mimeType: Type.Optional(Type.String()),
+});
+export type McpResourceTemplateInfo = Static<typeof McpResourceTemplateInfo>;
+
+/** One resource of one of the thread's MCP servers, named for reading or attaching to a turn. */
+export const McpResourceRef = Type.Object({
+  server: Type.String({ minLength: 1, maxLength: 256 }),
+  uri: Type.String({ minLength: 1, maxLength: 8192 }),
+});
+export type McpResourceRef = Static<typeof McpResourceRef>;
+
 export const McpServerState = Type.Union([
   Type.Literal("disabled"),
   Type.Literal("notStarted"),
@@ -447,5 +474,8 @@ export const McpServerStatus = Type.Object({
   /** Why the server failed or stopped. */
   error: Type.Optional(Type.String()),
   tools: Type.Array(McpToolInfo),
+  /** Present when the (ready) server offers resources. */
+  resources: Type.Optional(Type.Array(McpResourceInfo)),
+  resourceTemplates: Type.Optional(Type.Array(McpResourceTemplateInfo)),
 });
 export type McpServerStatus = Static<typeof McpServerStatus>;

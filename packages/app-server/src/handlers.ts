@@ -158,6 +158,7 @@ export const HANDLERS: HandlerTable = {
   "command/list": (p, c, ctx) => ctx.threads.listCommands(p, c),
   "thread/context/read": (p, c, ctx) => ctx.threads.readContext(p, c),
   "mcpServer/list": (p, c, ctx) => ctx.threads.listMcpServers(p, c),
+  "mcpServer/resource/read": (p, c, ctx) => ctx.threads.readMcpResource(p, c),
   "turn/start": (p, c, ctx) => ctx.threads.startTurn(p, c),
   "turn/steer": (p, c, ctx) => ctx.threads.steerTurn(p, c),
   "turn/interrupt": (p, c, ctx) => ctx.threads.interruptTurn(p, c),

@@ -61,6 +61,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     listCommands: call("listCommands"),
     readContext: call("readContext"),
     listMcpServers: call("listMcpServers"),
+    readMcpResource: call("readMcpResource"),
     startTurn: call("startTurn"),
     steerTurn: call("steerTurn"),
     interruptTurn: call("interruptTurn"),

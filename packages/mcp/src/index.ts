@@ -10,6 +10,7 @@ export {
   DEFAULT_START_TIMEOUT_MS,
   McpServerConnection,
   PROMPT_GET_TIMEOUT_MS,
+  RESOURCE_READ_TIMEOUT_MS,
   TOOL_CALL_TIMEOUT_MS,
 } from "./server-connection.ts";
 export { INHERITED_ENV_VARS, serverEnvironment } from "./server-env.ts";

@@ -9,6 +9,7 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import type {
   CallToolResultSchema,
   PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ChildStdioTransport } from "./stdio-transport.ts";
@@ -20,6 +21,7 @@ export interface McpSdk {
   CallToolResultSchema: typeof CallToolResultSchema;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
   PromptListChangedNotificationSchema: typeof PromptListChangedNotificationSchema;
+  ResourceListChangedNotificationSchema: typeof ResourceListChangedNotificationSchema;
   ChildStdioTransport: typeof ChildStdioTransport;
 }
 
@@ -36,6 +38,7 @@ async function importSdk(): Promise<McpSdk> {
     CallToolResultSchema: types.CallToolResultSchema,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
     ChildStdioTransport: stdio.ChildStdioTransport,
   };
 }

@@ -3,13 +3,24 @@
  * lifecycle (`starting` -> `ready`, or `failed`; `stopped` once closed), its tool list
  * (refetched after `notifications/tools/list_changed`, before the next use), its tool
  * calls, and likewise its prompts (listed only when the server declares the `prompts`
- * capability) and `prompts/get`. Events tell the threads sharing it that it failed or changed.
+ * capability) and `prompts/get`, and its resources and resource templates (listed when it
+ * declares `resources`, refetched after `notifications/resources/list_changed`) and
+ * `resources/read`. Events tell the threads sharing it that it failed or changed.
  */
 import { resolve } from "node:path";
 import type { McpServerSettings } from "@knightcode/config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { CallToolResult, GetPromptResult, Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  CallToolResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { allPages, ChangedList } from "./changed-list.ts";
 import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
 
@@ -17,57 +28,10 @@ import { serverEnvironment } from "./server-env.ts";
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
 /** A tool call may run this long (progress notifications extend it); an interrupt aborts it sooner. */
 export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
-/** Most pages of one list (`tools/list`, `prompts/list`) read from a server that never stops paging. */
-const MAX_LIST_PAGES = 100;
 /** A `prompts/get` may take this long; it renders text, so it is far shorter than a tool call. */
 export const PROMPT_GET_TIMEOUT_MS = 60_000;
-
-/** Every page of a paged list request (`tools/list`, `prompts/list`), up to {@link MAX_LIST_PAGES}. */
-async function allPages<T>(
-  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let n = 0; n < MAX_LIST_PAGES; n++) {
-    const result = await page(cursor);
-    items.push(...result.items);
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return items;
-}
-
-/**
- * A list the server may announce as changed (`notifications/tools/list_changed`, the
- * prompts' twin): refetched before its next use, one refetch at a time; a refetch that
- * fails keeps the old list and is logged.
- */
-class ChangedList {
-  stale = false;
-  #refreshing: Promise<void> | undefined;
-
-  constructor(
-    /** "tool list", "prompt list": what the log line names. */
-    private readonly what: string,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  /** Runs `fetch` once if the list went stale; callers arriving meanwhile wait for the same run. */
-  async refresh(fetch: () => Promise<void>): Promise<void> {
-    if (!this.stale) return;
-    this.#refreshing ??= (async () => {
-      this.stale = false;
-      try {
-        await fetch();
-      } catch (error) {
-        this.log(`refreshing the ${this.what} failed: ${String(error)}`);
-      } finally {
-        this.#refreshing = undefined;
-      }
-    })();
-    await this.#refreshing;
-  }
-}
+/** A `resources/read` may take as long as a `prompts/get`. */
+export const RESOURCE_READ_TIMEOUT_MS = PROMPT_GET_TIMEOUT_MS;
 
 /** Where a connection is in its life. */
 export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
@@ -101,6 +65,9 @@ export class McpServerConnection {
   readonly #toolsChanged: ChangedList;
   #prompts: Prompt[] = [];
   readonly #promptsChanged: ChangedList;
+  #resources: Resource[] = [];
+  #resourceTemplates: ResourceTemplate[] = [];
+  readonly #resourcesChanged: ChangedList;
   readonly #listeners = new Set<(event: ConnectionEvent) => void>();
   // created when the SDK has loaded, at the start of `start()`
   #sdk: McpSdk | undefined;
@@ -114,6 +81,7 @@ export class McpServerConnection {
     const log = (line: string) => options.log(`[mcp:${options.name}] ${line}`);
     this.#toolsChanged = new ChangedList("tool list", log);
     this.#promptsChanged = new ChangedList("prompt list", log);
+    this.#resourcesChanged = new ChangedList("resource list", log);
   }
 
   /** The server's process ID (stdio servers, once spawned). */
@@ -135,6 +103,9 @@ export class McpServerConnection {
     client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
       this.#promptsChanged.stale = true;
     });
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, async () => {
+      this.#resourcesChanged.stale = true;
+    });
     return client;
   }
 
@@ -146,6 +117,16 @@ export class McpServerConnection {
   /** The prompts as last listed; none when the server does not offer prompts. */
   get prompts(): readonly Prompt[] {
     return this.#prompts;
+  }
+
+  /** The resources as last listed; none when the server does not offer resources. */
+  get resources(): readonly Resource[] {
+    return this.#resources;
+  }
+
+  /** The resource templates as last listed (listed again with the resources). */
+  get resourceTemplates(): readonly ResourceTemplate[] {
+    return this.#resourceTemplates;
   }
 
   /** Subscribes to events; returns the unsubscribe function. */
@@ -185,6 +166,9 @@ export class McpServerConnection {
           // A server whose prompt list fails still offers its tools.
           await this.#listPrompts(timeoutMs).catch((error) =>
             this.options.log(`[mcp:${this.options.name}] listing its prompts failed: ${String(error)}`),
+          );
+          await this.#listResources(timeoutMs).catch((error) =>
+            this.options.log(`[mcp:${this.options.name}] listing its resources failed: ${String(error)}`),
           );
           return "ready" as const;
         })(),
@@ -258,6 +242,40 @@ export class McpServerConnection {
     });
   }
 
+  async #listResources(timeoutMs: number): Promise<void> {
+    const client = this.#client;
+    if (client === undefined || client.getServerCapabilities()?.resources === undefined) return;
+    const options = { timeout: timeoutMs };
+    const [resources, templates] = await Promise.all([
+      allPages(async (cursor) => {
+        const result = await client.listResources(cursor !== undefined ? { cursor } : {}, options);
+        return { items: result.resources, nextCursor: result.nextCursor };
+      }),
+      // A server may offer resources and no templates; its refusal leaves the list empty.
+      allPages(async (cursor) => {
+        const result = await client.listResourceTemplates(cursor !== undefined ? { cursor } : {}, options);
+        return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+      }).catch(() => [] as ResourceTemplate[]),
+    ]);
+    this.#resources = resources;
+    this.#resourceTemplates = templates;
+  }
+
+  /** Refetches the resources and templates if the server said they changed; keeps the old lists when that fails. */
+  async refreshResources(): Promise<void> {
+    if (this.state !== "ready") return;
+    await this.#resourcesChanged.refresh(() => this.#listResources(DEFAULT_START_TIMEOUT_MS));
+  }
+
+  /** Reads one resource (`resources/read`); rejects when the server is gone, refuses or times out. */
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    const client = this.#client;
+    if (this.state !== "ready" || client === undefined) {
+      throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
+    }
+    return client.readResource({ uri }, { timeout: RESOURCE_READ_TIMEOUT_MS });
+  }
+
   /** Refetches the prompt list if the server said it changed; keeps the old list when that fails. */
   async refreshPrompts(): Promise<void> {
     if (this.state !== "ready") return;
@@ -300,6 +318,8 @@ export class McpServerConnection {
     this.error = message;
     this.#tools = [];
     this.#prompts = [];
+    this.#resources = [];
+    this.#resourceTemplates = [];
     this.options.log(`[mcp:${this.options.name}] ${message}`);
     if (announce) this.#emit({ type: "failed", message: `MCP server "${this.options.name}" ${message}` });
     await this.#closeTransport();
@@ -313,6 +333,8 @@ export class McpServerConnection {
     if (!wasFailed) this.error = undefined;
     this.#tools = [];
     this.#prompts = [];
+    this.#resources = [];
+    this.#resourceTemplates = [];
     await this.#closeTransport();
   }
 

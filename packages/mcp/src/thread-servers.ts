@@ -3,7 +3,8 @@
  * client passed (an ACP editor's), the client's winning on a name clash. The thread
  * holds a lease on each enabled server, offers their tools (filtered by each server's
  * allow-list, refreshed after `tools/list_changed`) and prompts (as slash commands,
- * refreshed after `prompts/list_changed`) and reports problems: at load as
+ * refreshed after `prompts/list_changed`) and resources (in its status, read by server
+ * name, refreshed after `resources/list_changed`) and reports problems: at load as
  * start/resume warnings, later through `warn` (a subscriber `warning`).
  */
 import type { AnyAgentTool } from "@knightcode/agent";
@@ -142,6 +143,17 @@ export class ThreadMcpServers {
     return tools.map((tool) => agentToolOf(spec.name, tool, names.get(tool.name)!, connection, log));
   }
 
+  /** The connection of the server of this name the thread holds, ready or not. */
+  connectionOf(name: string): McpServerConnection | undefined {
+    return this.#held.find((held) => held.spec.name === name)?.lease.connection;
+  }
+
+  /** Refetches the resource lists the ready servers said changed, before a status is read. */
+  async refreshResources(): Promise<void> {
+    const ready = this.#held.filter((held) => held.lease.connection.state === "ready");
+    await Promise.all(ready.map((held) => held.lease.connection.refreshResources()));
+  }
+
   /** Every configured server with its state and (allowed) tools, for `mcpServer/list`. */
   status(): McpServerStatus[] {
     return this.#specs.map((spec) => {
@@ -187,6 +199,26 @@ export function serverStatus(
       name: names.get(tool.name)!,
       serverToolName: tool.name,
       ...(tool.description !== undefined ? { description: tool.description } : {}),
+    })),
+    ...resourcesOf(connection),
+  };
+}
+
+function resourcesOf(
+  connection: McpServerConnection,
+): Pick<McpServerStatus, "resources" | "resourceTemplates"> {
+  if (connection.resources.length === 0 && connection.resourceTemplates.length === 0) return {};
+  const described = (item: { name: string; title?: string; description?: string; mimeType?: string }) => ({
+    name: item.name,
+    ...(item.title !== undefined ? { title: item.title } : {}),
+    ...(item.description !== undefined ? { description: item.description } : {}),
+    ...(item.mimeType !== undefined ? { mimeType: item.mimeType } : {}),
+  });
+  return {
+    resources: connection.resources.map((resource) => ({ uri: resource.uri, ...described(resource) })),
+    resourceTemplates: connection.resourceTemplates.map((template) => ({
+      uriTemplate: template.uriTemplate,
+      ...described(template),
     })),
   };
 }

@@ -17,6 +17,8 @@ import type {
   ItemToolCallRequestApprovalResult,
   McpServerListParams,
   McpServerListResult,
+  McpServerResourceReadParams,
+  McpServerResourceReadResult,
   ModelListParams,
   ModelListResult,
   ServerNotification,
@@ -132,6 +134,8 @@ export interface ThreadManagerApi {
   /** `thread/context/read`: the system prompt and tools a loaded thread's next turn would send. */
   readContext(params: ThreadContextReadParams, caller: Caller): Promise<ThreadContextReadResult>;
   listMcpServers(params: McpServerListParams, caller: Caller): Promise<McpServerListResult>;
+  /** `mcpServer/resource/read`: one resource of one of a thread's MCP servers (loads the thread). */
+  readMcpResource(params: McpServerResourceReadParams, caller: Caller): Promise<McpServerResourceReadResult>;
 
   startTurn(params: TurnStartParams, caller: Caller): Promise<TurnStartResult>;
   steerTurn(params: TurnSteerParams, caller: Caller): Promise<TurnSteerResult>;

@@ -31,6 +31,7 @@ import { commandList, mcpServerList } from "./threads/project-listings.ts";
 import { applySettingsUpdate } from "./threads/settings-update.ts";
 import { extensionFlagsOf, notFound } from "./threads/thread-reads.ts";
 import type { ThreadRuntime } from "./threads/thread-runtime.ts";
+import { readMcpResource } from "./tools/mcp-resources.ts";
 import { wire } from "./wire-errors.ts";
 
 export type { ThreadManagerOptions };
@@ -163,6 +164,11 @@ export class ThreadManager implements ThreadManagerApi {
   listCommands: ThreadManagerApi["listCommands"] = (params) => wire(() => commandList(this.parts, params));
   listMcpServers: ThreadManagerApi["listMcpServers"] = (params) =>
     wire(() => mcpServerList(this.parts, params));
+  readMcpResource: ThreadManagerApi["readMcpResource"] = (params, caller) =>
+    wire(async () => {
+      const runtime = await this.parts.reads.load(params.threadId, caller);
+      return readMcpResource(runtime.mcp, { server: params.server, uri: params.uri });
+    });
 
   readContext: ThreadManagerApi["readContext"] = (params) =>
     wire(() => this.parts.turns.use((turns) => turns.context(params)));

@@ -135,6 +135,9 @@ describe("MCP tools in threads", () => {
             description: "Echoes back the input string",
           },
         ],
+        // the tool allow-list leaves the resources alone
+        resources: expect.arrayContaining([expect.objectContaining({ name: "architecture.md" })]),
+        resourceTemplates: expect.any(Array),
       },
     ]);
     // A cwd lists what a new thread there would run: settings servers only, in the state a loaded thread holds them.

@@ -1,7 +1,8 @@
 /**
  * Editor completion over the protocol: `/` at the start of a message completes the
  * built-in commands plus `command/list` (extension commands, prompt templates,
- * `skill:<name>`, MCP prompts with their arguments); `@` completes files through `file/search` (fuzzy, `fd` on the server).
+ * `skill:<name>`, MCP prompts with their arguments); `@` completes files through `file/search` (fuzzy, `fd` on the server),
+ * and `@<server>:` the resources a ready MCP server of the thread lists (`mcpServer/list`).
  */
 import type { AppServerClient, Command } from "@knightcode/app-server-protocol";
 import type { Completer, Completion } from "./ui/prompt-editor.ts";
@@ -54,6 +55,9 @@ export function createCompleter(
         const prefix = at[1]!;
         const query = at[2] ?? "";
         if (query === "") return undefined;
+        const resources = await resourceCompletions(client, threadId(), query);
+        if (signal.aborted) return undefined;
+        if (resources !== undefined) return { items: resources, prefix };
         const found = await client
           .request("file/search", { cwd, query, limit: FILE_LIMIT, searchId: "composer" })
           .catch(() => ({ files: [] }));
@@ -63,4 +67,29 @@ export function createCompleter(
       return undefined;
     },
   };
+}
+
+/** `@server:uri` completions when `query` starts with a ready server's name and a colon; undefined otherwise. */
+async function resourceCompletions(
+  client: AppServerClient,
+  threadId: string | undefined,
+  query: string,
+): Promise<Completion[] | undefined> {
+  const named = /^([A-Za-z0-9_.-]+):(.*)$/.exec(query);
+  if (named === null || threadId === undefined) return undefined;
+  const servers = await client
+    .request("mcpServer/list", { threadId })
+    .then((r) => r.servers)
+    .catch(() => []);
+  const server = servers.find((s) => s.name === named[1] && s.state === "ready");
+  if (server?.resources === undefined) return undefined;
+  const typed = named[2] ?? "";
+  return server.resources
+    .filter((r) => r.uri.startsWith(typed) || r.name.toLowerCase().startsWith(typed.toLowerCase()))
+    .slice(0, FILE_LIMIT)
+    .map((r) => ({
+      value: `@${server.name}:${r.uri} `,
+      label: `${server.name}:${r.name}`,
+      description: r.mimeType !== undefined ? `${r.uri} · ${r.mimeType}` : r.uri,
+    }));
 }

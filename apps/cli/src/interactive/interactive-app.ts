@@ -22,6 +22,7 @@ import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-di
 import { type DisplayChange, ExtensionDisplay } from "./extension-display.ts";
 import { ExtensionWidgets } from "./extension-widgets.ts";
 import { Footer } from "./footer.ts";
+import { mentionedResources } from "./resource-mentions.ts";
 import { SessionView } from "./session-view.ts";
 import { runShell } from "./shell-command.ts";
 import type { Block } from "./ui/block.ts";
@@ -307,7 +308,15 @@ export class InteractiveApp {
           this.view.note(style.warning(`! No /undo checkpoint for this turn: ${String(error)}`));
         });
         this.checkpointTaken = true;
-        await this.client.request("turn/start", { threadId, text });
+        const resources = await mentionedResources(
+          async () => (await this.client.request("mcpServer/list", { threadId })).servers,
+          text,
+        );
+        await this.client.request("turn/start", {
+          threadId,
+          text,
+          ...(resources.length > 0 ? { resources } : {}),
+        });
       }
     });
   }

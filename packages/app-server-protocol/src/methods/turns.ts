@@ -1,6 +1,6 @@
 /** Turn methods: start, steer, interrupt, queue. */
 import Type, { type Static } from "typebox";
-import { ImageInput } from "../shapes.ts";
+import { ImageInput, McpResourceRef } from "../shapes.ts";
 
 const ThreadId = Type.String({ minLength: 1, maxLength: 256 });
 /** Echoed on the first live `userMessage` of the turn the input starts; never persisted. */
@@ -14,6 +14,8 @@ export const TurnStartParams = Type.Object({
   requestId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   clientMessageId: Type.Optional(ClientMessageId),
   images: Type.Optional(Images),
+  /** MCP resources read when the turn starts and attached to its user message as context. */
+  resources: Type.Optional(Type.Array(McpResourceRef, { maxItems: 16 })),
 });
 export type TurnStartParams = Static<typeof TurnStartParams>;
 

@@ -419,3 +419,14 @@ export async function turnHeldAtApproval(server: E2EServer, threadId: string) {
 
 /** Per-test timeout: a child process start on a busy 2-core machine can take seconds. */
 export const E2E_TIMEOUT = 60_000;
+
+/** The code and message a request is refused with; fails when it succeeds. */
+export async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code: string; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error("expected the request to be refused");
+}

@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
 import { everythingServer, filesystemServer, startMcpHttpServer, textReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, refusal, TARGETS } from "./harness.ts";
 
 /** Runs a turn with `text` to completion; resolves with the user text the model was sent. */
 async function promptTurn(server: E2EServer, threadId: string, text: string): Promise<string> {
@@ -31,16 +31,6 @@ async function promptTurn(server: E2EServer, threadId: string, text: string): Pr
   const body = server.mock.requests[before]!.body as { messages: { role: string; content: unknown }[] };
   const users = body.messages.filter((m) => m.role === "user");
   return JSON.stringify(users.at(-1)?.content);
-}
-
-async function refusal(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    const e = error as { code: string; message: string };
-    return { code: e.code, message: e.message };
-  }
-  throw new Error("expected the request to be refused");
 }
 
 for (const target of TARGETS) {

@@ -19,6 +19,7 @@ export const WELL_FORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/shell/run": { threadId: "nope", command: "true" },
   "thread/tree/read": { threadId: "nope" },
   "thread/tree/navigate": { threadId: "nope", entryId: null },
+  "mcpServer/resource/read": { threadId: "nope", server: "s", uri: "demo://x" },
 };
 
 /** Params each method's validator refuses. */
@@ -35,4 +36,5 @@ export const MALFORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/shell/run": { threadId: "t", command: "" },
   "thread/tree/read": {},
   "thread/tree/navigate": { threadId: "t" },
+  "mcpServer/resource/read": { threadId: "t", server: "s", uri: "" },
 };

@@ -163,6 +163,9 @@ export class FakeThreadManager implements ThreadManagerApi {
   listMcpServers() {
     return this.maybeHang("mcpServer/list", () => ({ servers: [] }));
   }
+  readMcpResource() {
+    return this.maybeHang("mcpServer/resource/read", () => ({ contents: [] }));
+  }
   startTurn(params: { threadId: string; text: string; requestId?: string }, caller: Caller) {
     return this.maybeHang("turn/start", () => {
       const entry = this.need(params.threadId);

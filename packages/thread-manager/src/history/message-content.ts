@@ -24,11 +24,17 @@ export function contentImages(content: MessageContent): ImageContent[] {
   return content.filter((p): p is ImageContent => p.type === "image");
 }
 
-/** A user message as the agent and the transcript hold it. */
-export function userMessage(text: string, images: ImageContent[], now: number): UserMessage {
+/** A user message as the agent and the transcript hold it; `context` parts follow the text. */
+export function userMessage(
+  text: string,
+  images: ImageContent[],
+  now: number,
+  context: readonly (TextContent | ImageContent)[] = [],
+): UserMessage {
+  const parts = [...context, ...images];
   return {
     role: "user",
-    content: images.length > 0 ? [{ type: "text", text }, ...images] : text,
+    content: parts.length > 0 ? [{ type: "text", text }, ...parts] : text,
     timestamp: now,
   };
 }

@@ -52,7 +52,10 @@ export async function mcpServerList(
 ): Promise<McpServerListResult> {
   if ("threadId" in params) {
     const runtime = host.registry.threads.get(params.threadId);
-    if (runtime?.mcp) return { servers: runtime.mcp.servers.status() };
+    if (runtime?.mcp) {
+      await runtime.mcp.servers.refreshResources();
+      return { servers: runtime.mcp.servers.status() };
+    }
     const { session } = await host.reads.sourceSession(params.threadId);
     return { servers: await configuredServerStatus(host, session.header.cwd) };
   }

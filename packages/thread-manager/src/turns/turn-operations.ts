@@ -28,6 +28,7 @@ import { runSlashCommand } from "../commands/slash-commands.ts";
 import { callHook } from "../extensions/extension-hooks.ts";
 import type { ThreadPort } from "../thread-port.ts";
 import type { ThreadCreation } from "../threads/thread-creation.ts";
+import { resourceContext } from "../tools/mcp-resources.ts";
 import { StaleRuntimeError } from "../wire-errors.ts";
 import type { TurnEnvironment } from "./environment.ts";
 import { resolveImages } from "./image-inputs.ts";
@@ -99,6 +100,7 @@ export class TurnOperations {
   private async startOnce(params: TurnStartParams, caller: Caller): Promise<TurnStartResult> {
     const runtime = await this.host.runtime(params.threadId, caller);
     const images = await resolveImages(params.images);
+    const context = await resourceContext(runtime.mcp, params.resources);
     runtime.assertOpen();
     if (runtime.busy)
       throw new AppServerError("turnInProgress", `Thread ${runtime.id} is already running a turn`);
@@ -137,6 +139,7 @@ export class TurnOperations {
       {
         text: params.text,
         images,
+        context,
         initiator: caller.connectionId,
         ...(params.clientMessageId !== undefined ? { clientMessageId: params.clientMessageId } : {}),
         ...(params.requestId !== undefined ? { requestId: params.requestId } : {}),

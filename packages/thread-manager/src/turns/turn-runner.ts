@@ -5,7 +5,7 @@
  */
 
 import type { AnyAgentTool } from "@knightcode/agent";
-import type { AssistantMessage, ImageContent, Model, UserMessage } from "@knightcode/ai";
+import type { AssistantMessage, ImageContent, Model, TextContent, UserMessage } from "@knightcode/ai";
 import { callHook } from "../extensions/extension-hooks.ts";
 import { contentImages, contentText, userMessage } from "../history/message-content.ts";
 import type { ThreadPort } from "../thread-port.ts";
@@ -35,6 +35,8 @@ export async function turnTools(env: TurnEnvironment, thread: ThreadPort): Promi
 export interface TurnInput {
   text: string;
   images: ImageContent[];
+  /** Parts after the text: the MCP resources the start named (see `tools/mcp-resources.ts`). */
+  context?: (TextContent | ImageContent)[];
   clientMessageId?: string;
   requestId?: string;
   initiator: string;
@@ -102,7 +104,7 @@ export async function startTurn(
   }
   thread.pendingStart = undefined;
   const turn = openTurn(thread, input, model);
-  const prompt = userMessage(text, images, thread.port.clock.now());
+  const prompt = userMessage(text, images, thread.port.clock.now(), input.context);
   turn.done = runTurn(thread, env, turn, model, prompt);
   return "started";
 }
