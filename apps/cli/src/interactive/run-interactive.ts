@@ -5,8 +5,9 @@
 import { type AgentOptions, usageLine } from "../args.ts";
 import type { TerminalClient } from "../terminal-client.ts";
 import { Footer } from "./footer.ts";
+import { BACKGROUND_QUERY_TIMEOUT_MS, chooseTheme } from "./theme-choice.ts";
 import { Screen } from "./ui/screen.ts";
-import { style } from "./ui/style.ts";
+import { style, terminalColorLevel } from "./ui/style.ts";
 
 /** Runs the UI until the user quits; resolves with the exit code. */
 export async function runInteractive(
@@ -24,6 +25,11 @@ export async function runInteractive(
   // Enter before the session is open keeps the text for when it is
   editor.onSubmit = (text) => editor.setText(text);
   await screen.start();
+  // asked after the first frame, so it never delays it; the answer is awaited only for `auto`
+  const background =
+    terminalColorLevel() === "none"
+      ? Promise.resolve(undefined)
+      : screen.queryBackground(BACKGROUND_QUERY_TIMEOUT_MS);
   const [
     connection,
     { InteractiveApp },
@@ -44,6 +50,9 @@ export async function runInteractive(
     footer,
     ...(options.remote === undefined ? {} : { remote: true }),
   });
+  void chooseTheme(screen, connection.client, background, (message) =>
+    app.view.note(style.warning(`! ${message}`)),
+  );
   try {
     let picked: string | undefined;
     if (options.resume) {

@@ -41,6 +41,9 @@ export class PtySession implements AsyncDisposable {
   private readonly waiters = new Set<() => void>();
   /** Every byte the program wrote, for diagnostics and byte counts. */
   bytesWritten = 0;
+  /** Everything the program wrote, as text: escape sequences and all. */
+  raw = "";
+  private readonly decoder = new TextDecoder();
   /** The window title, as the program last set it (OSC 0/2, or a title-stack pop). */
   title = "";
   readonly exited: Promise<number>;
@@ -74,6 +77,7 @@ export class PtySession implements AsyncDisposable {
         rows,
         data: (_term, data) => {
           this.bytesWritten += data.byteLength;
+          this.raw += this.decoder.decode(data, { stream: true });
           this.screen.write(data, () => this.notify());
         },
       },

@@ -1,18 +1,18 @@
 /**
- * How highlighted code looks: highlight.js scopes mapped to the terminal's basic colors,
- * which every terminal has and which follow the user's own palette.
+ * How highlighted code looks: highlight.js scopes mapped to the theme's code colours
+ * (the basic colours in a 16-colour terminal, which follow the user's own palette).
  */
 import type { CodeTheme, ScopeStyle } from "./highlight-html.ts";
-import { sgr } from "./style.ts";
+import { color, sgr } from "./style.ts";
 
-const keyword = sgr("35", "39");
-const string = sgr("32", "39");
-const number = sgr("33", "39");
-const type = sgr("33", "39");
-const name = sgr("34", "39");
-const property = sgr("36", "39");
-const comment = sgr("90", "39");
-const removed = sgr("31", "39");
+const keyword = color("keyword");
+const string = color("string");
+const number = color("number");
+const type = color("type");
+const name = color("name");
+const property = color("property");
+const comment = color("comment");
+const removed = color("removed");
 /** Drawn as the code around it: stops an enclosing scope's color (`${…}` in a string). */
 const plain: ScopeStyle = (text) => text;
 
@@ -36,7 +36,7 @@ const SCOPES = new Map<string, ScopeStyle>(
     class: type,
     title: name,
     "title.function": name,
-    section: sgr("1;34", "22;39"),
+    section: color("name", "1", "22"),
     name,
     "selector-id": name,
     "selector-class": name,

@@ -6,7 +6,9 @@
  */
 import { type Component, Container, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
+import type { ThemeVariant } from "./palette.ts";
 import { PromptEditor } from "./prompt-editor.ts";
+import { BACKGROUND_QUERY, isBackgroundReply, variantFromReply } from "./terminal-background.ts";
 
 /** An ordered group of blocks that can grow and shrink. */
 export class BlockList implements Block {
@@ -105,6 +107,31 @@ export class Screen {
   redrawAll(): void {
     this.tui.invalidate();
     this.tui.requestRender(true);
+  }
+
+  /**
+   * Asks the terminal for its background colour (OSC 11) and resolves with the variant
+   * that fits it, or undefined when no answer came within `timeoutMs` (most terminals
+   * that do not know the query stay silent). The answer is taken off the input, also a
+   * late one, so it never lands in the editor.
+   */
+  queryBackground(timeoutMs: number): Promise<ThemeVariant | undefined> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (variant: ThemeVariant | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(variant);
+      };
+      this.tui.addInputListener((data) => {
+        if (!isBackgroundReply(data)) return undefined;
+        finish(variantFromReply(data));
+        return { consume: true };
+      });
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      this.tui.terminal.write(BACKGROUND_QUERY);
+    });
   }
 
   /** Starts drawing; resolves once the first frame is written (its timer is queued first). */
