@@ -52,6 +52,10 @@ export type LineTooLongData = Static<typeof LineTooLongData>;
 export const OverloadedData = Type.Object({ retryAfterMs: Type.Integer({ minimum: 0 }) });
 export type OverloadedData = Static<typeof OverloadedData>;
 
+/** `worktreeConflict`: the paths that would conflict; nothing was changed. */
+export const WorktreeConflictData = Type.Object({ files: Type.Array(Type.String()) });
+export type WorktreeConflictData = Static<typeof WorktreeConflictData>;
+
 /** Schemas of the `data` member per error code; codes not listed carry no data. */
 export const ERROR_DATA_SCHEMAS = {
   invalidParams: InvalidParamsData,
@@ -61,4 +65,5 @@ export const ERROR_DATA_SCHEMAS = {
   turnMismatch: TurnMismatchData,
   lineTooLong: LineTooLongData,
   overloaded: OverloadedData,
+  worktreeConflict: WorktreeConflictData,
 } as const;

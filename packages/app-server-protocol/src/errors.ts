@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "turnMismatch",
   "threadLockedElsewhere",
   "archiveConflict",
+  "worktreeConflict",
   "configConflict",
   "invalidCursor",
   "payloadNotFound",

@@ -180,6 +180,18 @@ export type {
   TurnSteerResult,
 } from "./methods/turns.ts";
 export type {
+  DiffFile,
+  ThreadDiffParams,
+  ThreadDiffResult,
+  WorktreeEntry,
+  WorktreeListParams,
+  WorktreeListResult,
+  WorktreeMergeParams,
+  WorktreeMergeResult,
+  WorktreeRemoveParams,
+  WorktreeRemoveResult,
+} from "./methods/worktrees.ts";
+export type {
   AccountUpdatedNotification,
   ErrorNotification,
   ItemAgentMessageDeltaNotification,
@@ -196,6 +208,7 @@ export type {
   ThreadTokenUsageUpdatedNotification,
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
+  TurnDiffUpdatedNotification,
   TurnQueueUpdatedNotification,
   TurnRetryingNotification,
   TurnStartedNotification,
@@ -259,6 +272,7 @@ export type {
   ThreadSandbox,
   ThreadStatus,
   ThreadSummary,
+  ThreadWorktree,
   TokenUsage,
   ToolCallItem,
   ToolCallStatus,

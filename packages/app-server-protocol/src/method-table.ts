@@ -93,6 +93,16 @@ import {
   TurnSteerResult,
 } from "./methods/turns.ts";
 import {
+  ThreadDiffParams,
+  ThreadDiffResult,
+  WorktreeListParams,
+  WorktreeListResult,
+  WorktreeMergeParams,
+  WorktreeMergeResult,
+  WorktreeRemoveParams,
+  WorktreeRemoveResult,
+} from "./methods/worktrees.ts";
+import {
   AccountUpdatedNotification,
   ErrorNotification,
   ItemAgentMessageDeltaNotification,
@@ -109,6 +119,7 @@ import {
   ThreadTokenUsageUpdatedNotification,
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
+  TurnDiffUpdatedNotification,
   TurnQueueUpdatedNotification,
   TurnRetryingNotification,
   TurnStartedNotification,
@@ -132,6 +143,10 @@ export const CLIENT_REQUESTS = {
   "thread/shell/run": { params: ThreadShellRunParams, result: ThreadShellRunResult },
   "thread/tree/read": { params: ThreadTreeReadParams, result: ThreadTreeReadResult },
   "thread/tree/navigate": { params: ThreadTreeNavigateParams, result: ThreadTreeNavigateResult },
+  "thread/diff": { params: ThreadDiffParams, result: ThreadDiffResult },
+  "worktree/merge": { params: WorktreeMergeParams, result: WorktreeMergeResult },
+  "worktree/remove": { params: WorktreeRemoveParams, result: WorktreeRemoveResult },
+  "worktree/list": { params: WorktreeListParams, result: WorktreeListResult },
   "model/list": { params: ModelListParams, result: ModelListResult },
   "turn/start": { params: TurnStartParams, result: TurnStartResult },
   "turn/steer": { params: TurnSteerParams, result: TurnSteerResult },
@@ -171,6 +186,7 @@ export const SERVER_NOTIFICATIONS = {
   "turn/completed": TurnCompletedNotification,
   "turn/queue/updated": TurnQueueUpdatedNotification,
   "turn/retrying": TurnRetryingNotification,
+  "turn/diff/updated": TurnDiffUpdatedNotification,
   "item/started": ItemStartedNotification,
   "item/completed": ItemCompletedNotification,
   "item/removed": ItemRemovedNotification,

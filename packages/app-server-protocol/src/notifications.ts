@@ -102,6 +102,18 @@ export type ItemAgentMessageDeltaNotification = Static<typeof ItemAgentMessageDe
 export const ItemReasoningDeltaNotification = Delta;
 export type ItemReasoningDeltaNotification = Static<typeof ItemReasoningDeltaNotification>;
 
+/**
+ * The unified diff of everything the running turn changed so far, against the turn's
+ * start, after its file changes (coalesced: a few per second at most; the last one
+ * follows the turn's last change). A large diff goes out as a payload reference.
+ */
+export const TurnDiffUpdatedNotification = Type.Object({
+  threadId: ThreadId,
+  turnId: Type.String(),
+  diff: Type.String(),
+});
+export type TurnDiffUpdatedNotification = Static<typeof TurnDiffUpdatedNotification>;
+
 /** Output so far of a running `thread/shell/run`, to the thread's subscribers. */
 export const ThreadShellOutputNotification = Type.Object({
   threadId: ThreadId,

@@ -112,6 +112,18 @@ export {
   TurnSteerResult,
 } from "./methods/turns.ts";
 export {
+  DiffFile,
+  ThreadDiffParams,
+  ThreadDiffResult,
+  WorktreeEntry,
+  WorktreeListParams,
+  WorktreeListResult,
+  WorktreeMergeParams,
+  WorktreeMergeResult,
+  WorktreeRemoveParams,
+  WorktreeRemoveResult,
+} from "./methods/worktrees.ts";
+export {
   AccountUpdatedNotification,
   ErrorNotification,
   ItemAgentMessageDeltaNotification,
@@ -128,6 +140,7 @@ export {
   ThreadTokenUsageUpdatedNotification,
   ThreadTurnCompletedNotification,
   TurnCompletedNotification,
+  TurnDiffUpdatedNotification,
   TurnQueueUpdatedNotification,
   TurnRetryingNotification,
   TurnStartedNotification,
@@ -168,6 +181,7 @@ export {
   ThreadSandbox,
   ThreadStatus,
   ThreadSummary,
+  ThreadWorktree,
   TokenUsage,
   ToolCallItem,
   ToolCallStatus,

@@ -50,6 +50,20 @@ export const ThreadStatus = Type.Union([
 export type ThreadStatus = Static<typeof ThreadStatus>;
 
 /** A thread row as listings return it. Times are ISO strings. */
+/** The server-owned git worktree a thread works in (see docs/worktrees.md). */
+export const ThreadWorktree = Type.Object({
+  name: Type.String(),
+  path: Type.String(),
+  branch: Type.String(),
+  baseRef: Type.String(),
+  baseCommit: Type.String(),
+  /** The main checkout's top level. */
+  repository: Type.String(),
+  /** The branch `worktree/merge` merges into. */
+  sourceBranch: Type.Optional(Type.String()),
+});
+export type ThreadWorktree = Static<typeof ThreadWorktree>;
+
 export const ThreadSummary = Type.Object({
   id: Type.String(),
   cwd: Type.String(),
@@ -63,6 +77,7 @@ export const ThreadSummary = Type.Object({
   archived: Type.Boolean(),
   status: ThreadStatus,
   path: Type.Optional(Type.String()),
+  worktree: Type.Optional(ThreadWorktree),
 });
 export type ThreadSummary = Static<typeof ThreadSummary>;
 

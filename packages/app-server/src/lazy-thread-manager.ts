@@ -68,6 +68,10 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     addToQueue: call("addToQueue"),
     removeFromQueue: call("removeFromQueue"),
     runShell: call("runShell"),
+    diffThread: call("diffThread"),
+    mergeWorktree: call("mergeWorktree"),
+    removeWorktree: call("removeWorktree"),
+    listWorktrees: call("listWorktrees"),
     readTree: call("readTree"),
     navigateTree: call("navigateTree"),
     attachServerRequests(value) {

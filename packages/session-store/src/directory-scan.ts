@@ -17,6 +17,7 @@ import { readHeader, scanAppended, scanTranscript } from "./transcript-scan.ts";
 /** How many transcripts a scan keeps open at once. */
 export const MAX_OPEN_TRANSCRIPTS = 64;
 
+import { isSessionWorktree, type SessionWorktree } from "./entries.ts";
 /**
  * A long-lived lister keeps growth of known transcripts (an active thread's appends) in
  * memory and rewrites the index only once this many grown bytes are unsaved, or when
@@ -55,6 +56,8 @@ export interface SessionSummary {
   parentSession: string | undefined;
   /** The parent's header ID. */
   forkedFromId: string | undefined;
+  /** The header's server-owned worktree. */
+  worktree?: SessionWorktree;
   archived: boolean;
   sizeBytes: number;
 }
@@ -166,6 +169,7 @@ function toSummary(dir: string, name: string, record: IndexRecord, archived: boo
     updatedAt: new Date(record.mtimeMs).toISOString(),
     parentSession: record.parentSession,
     forkedFromId: record.forkedFromId,
+    ...(record.worktree ? { worktree: record.worktree } : {}),
     archived,
     sizeBytes: record.size,
   });
@@ -268,6 +272,7 @@ export async function scanDirectory(
     if (facts.name !== undefined) record.name = facts.name;
     if (facts.firstUserText !== undefined) record.firstUserText = facts.firstUserText;
     if (header.parentSession !== undefined) record.parentSession = header.parentSession;
+    if (isSessionWorktree(header.worktree)) record.worktree = header.worktree;
     if (header.forkedFromId !== undefined) {
       record.forkedFromId = header.forkedFromId;
       record.forkResolved = true;

@@ -32,6 +32,31 @@ export interface SessionHeader {
   provider?: string;
   modelId?: string;
   thinkingLevel?: string;
+  /** KnightCode: the server-owned git worktree the thread works in (its cwd is inside it). */
+  worktree?: SessionWorktree;
+}
+
+/** A thread's worktree as its header records it, so a resume can reopen or recreate it. */
+export interface SessionWorktree {
+  name: string;
+  path: string;
+  branch: string;
+  baseRef: string;
+  baseCommit: string;
+  /** The main checkout's top level. */
+  repository: string;
+  sourceBranch?: string;
+}
+
+/** Whether a parsed header's `worktree` has the shape KnightCode writes. */
+export function isSessionWorktree(value: unknown): value is SessionWorktree {
+  if (typeof value !== "object" || value === null) return false;
+  const w = value as Record<string, unknown>;
+  const strings = ["name", "path", "branch", "baseRef", "baseCommit", "repository"];
+  return (
+    strings.every((key) => typeof w[key] === "string") &&
+    (w.sourceBranch === undefined || typeof w.sourceBranch === "string")
+  );
 }
 
 /** Any line of a session file. */

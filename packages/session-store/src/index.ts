@@ -37,12 +37,13 @@ export type {
   SessionFileLine,
   SessionHeader,
   SessionInfoEntry,
+  SessionWorktree,
   ThinkingLevelChangeEntry,
   TurnEndEntry,
   TurnOutcome,
   TurnStartEntry,
 } from "./entries.ts";
-export { APPROVAL_MODES, CURRENT_SESSION_VERSION } from "./entries.ts";
+export { APPROVAL_MODES, CURRENT_SESSION_VERSION, isSessionWorktree } from "./entries.ts";
 export type { DamageCount, SessionDamage } from "./entry-links.ts";
 export { isDamaged } from "./entry-links.ts";
 export type { SessionStoreErrorCode } from "./errors.ts";

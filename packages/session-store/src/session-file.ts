@@ -14,7 +14,13 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { buildSessionContext, type SessionContext } from "./context.ts";
-import { CURRENT_SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries.ts";
+import {
+  CURRENT_SESSION_VERSION,
+  type NewEntry,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionWorktree,
+} from "./entries.ts";
 import type { SessionDamage } from "./entry-links.ts";
 import { ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
 import { createEntryId, createSessionId, type ParsedSession } from "./format.ts";
@@ -43,6 +49,8 @@ export interface CreateSessionOptions {
   forkedFromId?: string;
   /** Overrides the generated UUIDv7 (tests, imports). */
   id?: string;
+  /** The thread's server-owned worktree, kept in the header. */
+  worktree?: SessionWorktree;
   /** Overrides the creation time. */
   now?: Date;
   /**
@@ -189,6 +197,7 @@ export class SessionFile {
     };
     if (options.parentSession !== undefined) header.parentSession = options.parentSession;
     if (options.forkedFromId !== undefined) header.forkedFromId = options.forkedFromId;
+    if (options.worktree !== undefined) header.worktree = options.worktree;
     // Checked before anything touches the disk: a bad ID creates no file.
     const entries = buildInitialEntries(options.initialEntries ?? []);
     const name = sessionFileName(header.timestamp, header.id);

@@ -4,6 +4,7 @@
  */
 import { readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isSessionWorktree, type SessionWorktree } from "./entries.ts";
 import { MAX_TITLE_CHARS } from "./transcript-scan.ts";
 
 /** File name of the listing cache inside each transcript directory. */
@@ -29,6 +30,8 @@ export interface IndexRecord {
   name?: string;
   parentSession?: string;
   forkedFromId?: string;
+  /** The header's worktree. */
+  worktree?: SessionWorktree;
   /** The fork origin was looked up (found or not), so it is never looked up again for this version of the file. */
   forkResolved?: boolean;
 }
@@ -52,6 +55,7 @@ function isRecord(value: unknown): value is IndexRecord {
     const text = r[key];
     if (text !== undefined && (typeof text !== "string" || text.length > MAX_TITLE_CHARS)) return false;
   }
+  if (r.worktree !== undefined && !isSessionWorktree(r.worktree)) return false;
   if (r.invalid !== undefined && typeof r.invalid !== "boolean") return false;
   if (r.forkResolved !== undefined && typeof r.forkResolved !== "boolean") return false;
   // A transcript's record names its thread; only a non-transcript's record may lack an ID.

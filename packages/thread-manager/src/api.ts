@@ -28,6 +28,8 @@ import type {
   ThreadContextReadResult,
   ThreadDeleteParams,
   ThreadDeleteResult,
+  ThreadDiffParams,
+  ThreadDiffResult,
   ThreadForkParams,
   ThreadForkResult,
   ThreadListParams,
@@ -60,6 +62,12 @@ import type {
   TurnStartResult,
   TurnSteerParams,
   TurnSteerResult,
+  WorktreeListParams,
+  WorktreeListResult,
+  WorktreeMergeParams,
+  WorktreeMergeResult,
+  WorktreeRemoveParams,
+  WorktreeRemoveResult,
 } from "@knightcode/app-server-protocol";
 
 /** Who is calling: one protocol connection. */
@@ -148,6 +156,14 @@ export interface ThreadManagerApi {
   navigateTree(params: ThreadTreeNavigateParams, caller: Caller): Promise<ThreadTreeNavigateResult>;
   /** `thread/shell/run`: the user's own command through the thread's bash tool. */
   runShell(params: ThreadShellRunParams, caller: Caller): Promise<ThreadShellRunResult>;
+  /** `thread/diff`: the thread's working files against its turn start, base or remote. */
+  diffThread(params: ThreadDiffParams, caller: Caller): Promise<ThreadDiffResult>;
+  /** `worktree/merge`: the thread's worktree branch into its source branch. */
+  mergeWorktree(params: WorktreeMergeParams, caller: Caller): Promise<WorktreeMergeResult>;
+  /** `worktree/remove`: the thread's worktree, after a snapshot ref. */
+  removeWorktree(params: WorktreeRemoveParams, caller: Caller): Promise<WorktreeRemoveResult>;
+  /** `worktree/list`: the worktrees the server owns. */
+  listWorktrees(params: WorktreeListParams, caller: Caller): Promise<WorktreeListResult>;
 
   /** The server hands the manager its way to ask clients (approvals); called once at server creation. */
   attachServerRequests(port: ServerRequestPort): void;

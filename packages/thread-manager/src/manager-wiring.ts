@@ -19,15 +19,18 @@ import { SessionDirectories } from "./threads/session-dirs.ts";
 import { SessionLocator } from "./threads/session-locator.ts";
 import { ArchiveOperations } from "./threads/thread-archive.ts";
 import { ThreadCreation } from "./threads/thread-creation.ts";
-import type { LoaderContext } from "./threads/thread-loader.ts";
+import { type LoaderContext, readProjectSettings } from "./threads/thread-loader.ts";
 import { ThreadReads } from "./threads/thread-reads.ts";
 import { ThreadRegistry } from "./threads/thread-registry.ts";
+import { ThreadWorktrees } from "./threads/thread-worktrees.ts";
 import { threadToolBackendFactory } from "./tools/tool-backend.ts";
 import { type ApprovalBroker, approvalChannel, RequestBroker } from "./turns/approval-broker.ts";
 import { createCompactionWiring } from "./turns/compaction-wiring.ts";
 import type { CompactionHooks } from "./turns/environment.ts";
 import { LazyTurns } from "./turns/lazy-turns.ts";
 import { abortTurns, turnSettled } from "./turns/turn-abort.ts";
+import { TurnDiffs } from "./turns/turn-diffs.ts";
+import { worktreesKeep } from "./worktrees/worktree-settings.ts";
 
 /** What the parts call back into the manager for. */
 export interface ManagerOutside {
@@ -52,6 +55,10 @@ export interface ManagerParts {
   compaction: CompactionHooks;
   /** The turn methods, loaded with the first request that runs a turn. */
   turns: LazyTurns;
+  /** Turn diffs (`turn/diff/updated`) and each thread's latest turn start. */
+  diffs: TurnDiffs;
+  /** `thread/diff` and `worktree/*`. */
+  worktrees: ThreadWorktrees;
 }
 
 /** Builds a manager's parts. */
@@ -75,7 +82,8 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     createCompactionWiring(streamFn, async (thread) =>
       thread.model ? models.getApiKey(thread.model) : undefined,
     );
-  const parts = { ctx, clock, models, mcpHub, dirs, compaction } as ManagerParts;
+  const diffs = new TurnDiffs();
+  const parts = { ctx, clock, models, mcpHub, dirs, compaction, diffs } as ManagerParts;
   parts.broker = new RequestBroker(
     () => outside.port(),
     (threadId) => parts.registry.threads.get(threadId)?.publishStatus(),
@@ -90,7 +98,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     const { createTurnOperations } = await import("./turns/turn-machinery.ts");
     return createTurnOperations(
       options,
-      { agentDir: ctx.agentDir, models, streamFn, compaction, now: () => clock.now() },
+      { agentDir: ctx.agentDir, models, streamFn, compaction, now: () => clock.now(), diffs },
       {
         runtime: (threadId, caller) => parts.reads.load(threadId, caller),
         loaded: (threadId) => parts.registry.threads.get(threadId),
@@ -151,6 +159,14 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     registry: parts.registry,
     models,
     emit: (event) => outside.emit(event),
+  });
+  parts.worktrees = new ThreadWorktrees({
+    agentDir: ctx.agentDir,
+    diffs,
+    loaded: (threadId) => parts.registry.threads.get(threadId),
+    session: async (threadId) => (await parts.reads.sourceSession(threadId)).session,
+    exists: async (threadId) => (await parts.reads.locate(threadId).catch(() => undefined)) !== undefined,
+    keep: async () => worktreesKeep((await readProjectSettings(ctx, ctx.agentDir)).globalSettings),
   });
   parts.archive = new ArchiveOperations({
     loaded: (id) => parts.registry.threads.get(id),

@@ -29,10 +29,12 @@ import type { ModelSource } from "./threads/model-source.ts";
 import { toProtocolModel } from "./threads/model-source.ts";
 import { commandList, mcpServerList } from "./threads/project-listings.ts";
 import { applySettingsUpdate } from "./threads/settings-update.ts";
+import { worktreeStarts } from "./threads/thread-creation.ts";
 import { extensionFlagsOf, notFound } from "./threads/thread-reads.ts";
 import type { ThreadRuntime } from "./threads/thread-runtime.ts";
 import { readMcpResource } from "./tools/mcp-resources.ts";
 import { wire } from "./wire-errors.ts";
+import { changedFiles } from "./worktrees/worktree-settings.ts";
 
 export type { ThreadManagerOptions };
 
@@ -58,9 +60,20 @@ export class ThreadManager implements ThreadManagerApi {
     this.clock = this.parts.clock;
     this.models = this.parts.models;
     this.mcpHub = this.parts.mcpHub;
+    // after start-up, off its path: prune what git says is gone, name stale worktrees
+    setTimeout(() => {
+      this.parts.worktrees
+        .sweep((line) => process.stderr.write(`${line}\n`))
+        .catch((error: unknown) =>
+          process.stderr.write(`[worktrees] start-up sweep failed: ${String(error)}\n`),
+        );
+    }, 0).unref();
   }
 
   private emit(event: ThreadManagerEvent): void {
+    const { notification } = event;
+    if (notification.method === "item/completed" && changedFiles(notification.params.item))
+      this.parts.diffs.changed(notification.params.threadId, notification.params.turnId);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -89,11 +102,13 @@ export class ThreadManager implements ThreadManagerApi {
   private created(runtime: ThreadRuntime, caller: Caller): ThreadStartResult {
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
+    const worktreeStart = worktreeStarts.get(runtime);
     return {
       thread: runtime.thread(),
       warnings: runtime.loadWarnings,
       ...extensionFlagsOf(runtime),
       stream: runtime.replay.position(),
+      ...(worktreeStart ? { worktreeStart } : {}),
     };
   }
 
@@ -182,6 +197,13 @@ export class ThreadManager implements ThreadManagerApi {
     wire(() => this.parts.turns.use((turns) => turns.queueAdd(params, caller)));
   removeFromQueue: ThreadManagerApi["removeFromQueue"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.queueRemove(params, caller)));
+  diffThread: ThreadManagerApi["diffThread"] = (params) => wire(() => this.parts.worktrees.diff(params));
+  mergeWorktree: ThreadManagerApi["mergeWorktree"] = (params) =>
+    wire(() => this.parts.worktrees.merge(params));
+  removeWorktree: ThreadManagerApi["removeWorktree"] = (params) =>
+    wire(() => this.parts.worktrees.remove(params));
+  listWorktrees: ThreadManagerApi["listWorktrees"] = (params) =>
+    wire(() => this.parts.worktrees.list(params));
   runShell: ThreadManagerApi["runShell"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.shell(params, caller)));
   readTree: ThreadManagerApi["readTree"] = (params) =>

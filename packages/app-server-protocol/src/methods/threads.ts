@@ -32,6 +32,17 @@ export const ThreadStartParams = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 512 })),
   /** MCP servers for this thread only (an ACP editor's), over same-named settings servers. */
   mcpServers: Type.Optional(McpServers),
+  /**
+   * Work in a new server-owned git worktree of the repository containing `cwd`, on the
+   * branch `knightcode/<name>` from `baseRef` (default `HEAD`); the thread's cwd is the
+   * same folder inside it.
+   */
+  worktree: Type.Optional(
+    Type.Object({
+      name: Type.Optional(Type.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" })),
+      baseRef: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    }),
+  ),
 });
 export type ThreadStartParams = Static<typeof ThreadStartParams>;
 
@@ -46,6 +57,15 @@ export const ThreadStartResult = Type.Object({
   warnings: Type.Array(Warning),
   extensionFlags: ExtensionFlags,
   stream: Stream,
+  /** What making the thread's worktree found and did. */
+  worktreeStart: Type.Optional(
+    Type.Object({
+      /** The main checkout had uncommitted changes; the worktree starts from the commit without them. */
+      sourceDirty: Type.Boolean(),
+      /** Repository paths copied in through `.knightcode/worktreeinclude`. */
+      copied: Type.Array(Type.String()),
+    }),
+  ),
 });
 export type ThreadStartResult = Static<typeof ThreadStartResult>;
 

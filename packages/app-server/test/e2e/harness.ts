@@ -74,7 +74,7 @@ export interface E2EServer extends AsyncDisposable {
   /** Child stderr so far (stdio only). */
   stderr(): string;
   /** Sends a signal to the server process (stdio only). */
-  kill?(signal: "SIGTERM" | "SIGINT"): void;
+  kill?(signal: "SIGTERM" | "SIGINT" | "SIGKILL"): void;
   /** Writes raw bytes to the server's stdin (stdio only). */
   writeRaw?(bytes: string | Uint8Array): void;
   /** Shuts the server down the way its host does; resolves with the child's exit code (stdio). */

@@ -20,6 +20,10 @@ export const WELL_FORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/tree/read": { threadId: "nope" },
   "thread/tree/navigate": { threadId: "nope", entryId: null },
   "mcpServer/resource/read": { threadId: "nope", server: "s", uri: "demo://x" },
+  "thread/diff": { threadId: "nope", against: "base" },
+  "worktree/merge": { threadId: "nope", strategy: "squash" },
+  "worktree/remove": { threadId: "nope" },
+  "worktree/list": {},
 };
 
 /** Params each method's validator refuses. */
@@ -37,4 +41,8 @@ export const MALFORMED: Partial<Record<ClientRequestMethod, unknown>> = {
   "thread/tree/read": {},
   "thread/tree/navigate": { threadId: "t" },
   "mcpServer/resource/read": { threadId: "t", server: "s", uri: "" },
+  "thread/diff": { threadId: "t", against: "HEAD" },
+  "worktree/merge": { threadId: "t", strategy: "octopus" },
+  "worktree/remove": { threadId: "t", force: "yes" },
+  "worktree/list": { cwd: 3 },
 };

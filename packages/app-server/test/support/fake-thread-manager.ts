@@ -237,6 +237,22 @@ export class FakeThreadManager implements ThreadManagerApi {
       this.needThen(params.threadId, { output: "", exitCode: 0, cancelled: false, truncated: false }),
     );
   }
+  diffThread(params: { threadId: string }) {
+    return Promise.resolve(
+      this.needThen(params.threadId, { diff: "", files: [], truncated: false, from: "" }),
+    );
+  }
+  mergeWorktree(params: { threadId: string }) {
+    return Promise.resolve(
+      this.needThen(params.threadId, { target: "main", commit: "", commits: 0, committedChanges: false }),
+    );
+  }
+  removeWorktree(params: { threadId: string }) {
+    return Promise.resolve(this.needThen(params.threadId, { snapshotRef: "", snapshotCommit: "", path: "" }));
+  }
+  listWorktrees() {
+    return Promise.resolve({ worktrees: [] });
+  }
   attachServerRequests(port: ServerRequestPort): void {
     this.port = port;
   }

@@ -15,6 +15,7 @@ import {
   type NewEntry,
   type SessionEntry,
   SessionFile,
+  type SessionWorktree,
   type SyncingSession,
 } from "@knightcode/session-store";
 import { firstUserText } from "./thread-runtime.ts";
@@ -87,7 +88,7 @@ export function remapBranch(branch: readonly SessionEntry[]): {
 export async function createThreadSession(
   dir: string,
   params: { cwd: string; thinkingLevel?: ThinkingLevel; name?: string },
-  initial: { approvalMode: ApprovalMode; model: Model | undefined },
+  initial: { approvalMode: ApprovalMode; model: Model | undefined; worktree?: SessionWorktree },
 ): Promise<SyncingSession> {
   const initialEntries: InitialEntry[] = [{ type: "approval_mode", mode: initial.approvalMode }];
   if (initial.model) {
@@ -101,7 +102,12 @@ export async function createThreadSession(
     initialEntries.push({ type: "thinking_level_change", thinkingLevel: params.thinkingLevel });
   }
   if (params.name) initialEntries.push({ type: "session_info", name: params.name });
-  return SessionFile.createSyncing({ dir, cwd: params.cwd, initialEntries });
+  return SessionFile.createSyncing({
+    dir,
+    cwd: params.cwd,
+    initialEntries,
+    ...(initial.worktree ? { worktree: initial.worktree } : {}),
+  });
 }
 
 /**

@@ -7,12 +7,17 @@
  * registered, announced and answered only once the file is durable, checked without
  * an await (`ensureDurable`), so no other queued work runs before the answer.
  */
+import { join, relative } from "node:path";
 import type { Model } from "@knightcode/ai";
 import { AppServerError, type McpServers, type ThreadStartParams } from "@knightcode/app-server-protocol";
 import { defaultApprovalMode } from "@knightcode/approvals/modes";
-import type { SessionFile, SyncingSession } from "@knightcode/session-store";
+import { setProjectTrust } from "@knightcode/config";
+import type { SessionFile, SessionWorktree, SyncingSession } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "../api.ts";
 import type { Warning } from "../shapes.ts";
+import type { WorktreeRecord } from "../worktrees/ownership.ts";
+import { claimWorktree, createWorktree } from "../worktrees/worktree-create.ts";
+import { discardWorktree } from "../worktrees/worktree-remove.ts";
 import type { ModelSource } from "./model-source.ts";
 import { createForkSession, createThreadSession } from "./session-creation.ts";
 import type { SessionDirectories } from "./session-dirs.ts";
@@ -24,6 +29,10 @@ import {
 } from "./thread-loader.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
+import { runWorktreeSetup, worktreeSetupOf } from "./worktree-setup.ts";
+
+/** What making a new thread's worktree found, for its `thread/start` answer. */
+export const worktreeStarts = new WeakMap<ThreadRuntime, { sourceDirty: boolean; copied: string[] }>();
 
 /** What thread creation needs from the manager. */
 export interface CreationHost {
@@ -47,10 +56,60 @@ export class ThreadCreation {
     return runtime;
   }
 
-  /** A new thread in `params.cwd` with the caller's default approval mode unless one is given. */
-  async start(params: ThreadStartParams, caller: Caller): Promise<ThreadRuntime> {
+  /**
+   * A new thread in `params.cwd` with the caller's default approval mode unless one is
+   * given; with `params.worktree`, in a new worktree of cwd's repository (removed again
+   * if the thread cannot be made). `/new` passes the old thread's worktree on.
+   */
+  async start(
+    params: ThreadStartParams,
+    caller: Caller,
+    inherited?: SessionWorktree,
+  ): Promise<ThreadRuntime> {
     this.host.registry.refuseWhileClosing();
     await requireDirectory(params.cwd);
+    if (!params.worktree) return this.startIn(params, caller, inherited);
+    const made = await createWorktree({
+      cwd: params.cwd,
+      agentDir: this.host.ctx.agentDir,
+      ...(params.worktree.name !== undefined ? { name: params.worktree.name } : {}),
+      ...(params.worktree.baseRef !== undefined ? { baseRef: params.worktree.baseRef } : {}),
+    });
+    // the source project's settings decide trust and setup; a worktree of a trusted
+    // project is trusted too (the same repository's files), recorded for its folder
+    const source = await readProjectSettings(this.host.ctx, params.cwd);
+    let runtime: ThreadRuntime;
+    try {
+      if (source.trusted) {
+        const inside = relative(made.sourceTree, source.projectDir);
+        if (!inside.startsWith(".."))
+          await setProjectTrust(this.host.ctx.agentDir, join(made.record.path, inside), true);
+      }
+      runtime = await this.startIn({ ...params, cwd: made.cwd }, caller, sessionWorktreeOf(made.record));
+    } catch (error) {
+      await discardWorktree(made.record).catch(() => {});
+      throw error;
+    }
+    await claimWorktree(made.record, runtime.id);
+    // the setup command of the source project's (trusted) settings, through the thread's tools
+    const setup = worktreeSetupOf(source.projectSettings, source.trusted);
+    if (setup) {
+      const failed = await runWorktreeSetup(
+        setup,
+        { worktree: made.record.path, sourceTree: made.sourceTree },
+        runtime.tools.ops,
+      );
+      if (failed) runtime.loadWarnings.push(failed);
+    }
+    worktreeStarts.set(runtime, { sourceDirty: made.sourceDirty, copied: made.copied });
+    return runtime;
+  }
+
+  private async startIn(
+    params: ThreadStartParams,
+    caller: Caller,
+    worktree: SessionWorktree | undefined,
+  ): Promise<ThreadRuntime> {
     const project = await readProjectSettings(this.host.ctx, params.cwd);
     let model: Model | undefined;
     if (params.model) {
@@ -71,6 +130,7 @@ export class ThreadCreation {
     const created = await createThreadSession(target.dir, params, {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
       model,
+      ...(worktree ? { worktree } : {}),
     });
     return this.announce(await this.adopt(created, caller, project, target.warnings, params.mcpServers));
   }
@@ -91,6 +151,7 @@ export class ThreadCreation {
     const project = await readProjectSettings(this.host.ctx, cwd);
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
     const created = await createForkSession(source, target.dir, name, leafId);
+    // a fork works in its source's folder; the worktree stays its source's (one owner)
     return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers));
   }
 
@@ -112,4 +173,18 @@ export class ThreadCreation {
       throw error;
     }
   }
+}
+
+/** A worktree record as a transcript header keeps it. */
+export function sessionWorktreeOf(record: WorktreeRecord): SessionWorktree {
+  const out: SessionWorktree = {
+    name: record.name,
+    path: record.path,
+    branch: record.branch,
+    baseRef: record.baseRef,
+    baseCommit: record.baseCommit,
+    repository: record.repository,
+  };
+  if (record.sourceBranch !== undefined) out.sourceBranch = record.sourceBranch;
+  return out;
 }

@@ -4,6 +4,7 @@
  * (history, queue, usage and the running turn's snapshot in one send step),
  * `thread/read`, `thread/list`, and the source a fork copies.
  */
+
 import {
   AppServerError,
   type ExtensionFlag,
@@ -28,6 +29,7 @@ import { sessionDamageWarnings } from "./session-warnings.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./thread-views.ts";
+import { reopenThreadWorktree } from "./thread-worktrees.ts";
 
 export const notFound = (threadId: string) =>
   new AppServerError("threadNotFound", `Thread ${threadId} not found`);
@@ -112,6 +114,8 @@ export class ThreadReads {
     await this.locate(params.threadId);
     const registry = this.host.registry;
     const runtime = await registry.load(params.threadId, caller, params.mcpServers);
+    // a loaded thread whose worktree was removed meanwhile gets it back as well
+    const worktreeWarnings = await reopenThreadWorktree(runtime.session.header.worktree);
     // Resuming a thread already loaded with other client servers switches to the new ones.
     const mcpWarnings =
       params.mcpServers !== undefined && runtime.mcp && runtime.mcp.clientServers !== params.mcpServers
@@ -123,7 +127,7 @@ export class ThreadReads {
       thread: runtime.thread(),
       queue: runtime.queueState(),
       usage: runtime.usage(this.host.compaction.contextTokens(runtime)),
-      warnings: [...runtime.loadWarnings, ...mcpWarnings],
+      warnings: [...runtime.loadWarnings, ...worktreeWarnings, ...mcpWarnings],
       ...extensionFlagsOf(runtime),
     };
     const running = runtime.running?.live.snapshot();

@@ -3,6 +3,7 @@
  * flight per thread), idle unloading through the injectable clock, ownership loss, and
  * the status a thread shows when it is not loaded.
  */
+
 import type { ToolOperations } from "@knightcode/agent";
 import type { Model } from "@knightcode/ai";
 import {
@@ -55,6 +56,7 @@ import {
   readProjectSettings,
 } from "./thread-loader.ts";
 import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
+import { reopenThreadWorktree } from "./thread-worktrees.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
 export const IDLE_UNLOAD_MS = 10 * 60 * 1000;
@@ -393,11 +395,13 @@ export class ThreadRegistry {
     const promise = (async () => {
       const session = await SessionFile.openOwned(found.path);
       try {
+        // a thread in a worktree whose folder was deleted gets it back from its branch
+        const worktreeWarnings = await reopenThreadWorktree(session.header.worktree);
         return await this.adopt(
           session,
           caller,
           await readProjectSettings(this.options.ctx, session.header.cwd),
-          [],
+          worktreeWarnings,
           mcpServers,
         );
       } catch (error) {

@@ -19,6 +19,7 @@ import {
   type AppendOptions,
   buildSessionContext,
   isArchivedPath,
+  isSessionWorktree,
   type NewEntry,
   type SessionEntry,
   type SessionFile,
@@ -343,6 +344,7 @@ export class ThreadRuntime implements ThreadPort {
     if (title !== undefined) thread.title = title;
     if (this.session.name !== undefined) thread.name = this.session.name;
     if (header.forkedFromId !== undefined) thread.forkedFromId = header.forkedFromId;
+    if (isSessionWorktree(header.worktree)) thread.worktree = header.worktree;
     if (this.settings.model) thread.model = this.settings.model;
     thread.sandbox = this.tools.sandbox;
     return thread;

@@ -1,6 +1,6 @@
 /** Thread objects for threads that are not loaded: list rows and read-only reads. */
 import type { Thread, ThreadStatus, ThreadSummary } from "@knightcode/app-server-protocol";
-import type { SessionFile, SessionSummary } from "@knightcode/session-store";
+import { isSessionWorktree, type SessionFile, type SessionSummary } from "@knightcode/session-store";
 import { branchSettings } from "./thread-loader.ts";
 import { firstUserText } from "./thread-runtime.ts";
 
@@ -18,6 +18,7 @@ export function summaryOf(summary: SessionSummary, status: ThreadStatus): Thread
   if (summary.title !== undefined) out.title = summary.title;
   if (summary.name !== undefined) out.name = summary.name;
   if (summary.forkedFromId !== undefined) out.forkedFromId = summary.forkedFromId;
+  if (summary.worktree !== undefined) out.worktree = summary.worktree;
   return out;
 }
 
@@ -40,6 +41,7 @@ export function unloadedThread(session: SessionFile, archived: boolean, status: 
   if (title !== undefined) thread.title = title;
   if (session.name !== undefined) thread.name = session.name;
   if (session.header.forkedFromId !== undefined) thread.forkedFromId = session.header.forkedFromId;
+  if (isSessionWorktree(session.header.worktree)) thread.worktree = session.header.worktree;
   if (settings.model) thread.model = settings.model;
   return thread;
 }

@@ -3,10 +3,12 @@
  * prompt, compaction at the spec's check points, input expansion, and the hook the
  * manager starts queued input from. `turn-environment.ts` builds the production one.
  */
+
 import type { AnyAgentTool, ToolOperations } from "@knightcode/agent";
 import type { AssistantMessage, Model, StreamFunction } from "@knightcode/ai";
 import type { SummarizeBranchOutcome } from "@knightcode/compaction";
 import type { ThreadPort } from "../thread-port.ts";
+import type { TurnDiffs } from "./turn-diffs.ts";
 
 /** Compaction at the spec's check points, from `@knightcode/compaction`. */
 export interface CompactionHooks {
@@ -66,4 +68,6 @@ export interface TurnEnvironment {
   homeDir?: string;
   /** Turns accepted input text into the user message (prompt templates, `skill:<name>`). */
   expandInput?(thread: ThreadPort, text: string): Promise<string>;
+  /** Turn diffs (`turn/diff/updated`): the start snapshot before any tool runs, the last diff before settling. */
+  diffs?: TurnDiffs;
 }

@@ -12,6 +12,7 @@ import type { ThreadPort } from "../thread-port.ts";
 import type { ModelSource } from "../threads/model-source.ts";
 import { threadSystemPrompt } from "../threads/system-prompt.ts";
 import type { CompactionHooks, TurnEnvironment } from "./environment.ts";
+import type { TurnDiffs } from "./turn-diffs.ts";
 
 /** The manager options a turn environment is built from. */
 export interface EnvironmentOptions {
@@ -31,6 +32,7 @@ export interface EnvironmentHost {
   compaction: CompactionHooks;
   now(): number;
   settled(thread: ThreadPort): void;
+  diffs?: TurnDiffs;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createTurnEnvironment(options: EnvironmentOptions, host: Environ
             }),
           }),
     compaction: host.compaction,
+    ...(host.diffs ? { diffs: host.diffs } : {}),
     settled: (runtime) => host.settled(runtime),
     expandInput: (runtime, text) =>
       expandInputText(

@@ -128,6 +128,8 @@ async function prepareRun(
   prompt: UserMessage,
 ): Promise<RunSetup | undefined> {
   const signal = turn.controller.signal;
+  // the turn's start as a tree, before anything of it can touch a file
+  await env.diffs?.began(thread.id, turn.id, thread.cwd, (notification) => thread.port.send(notification));
   if (!signal.aborted) await env.compaction.maybeCompact(thread, "threshold", signal);
   if (signal.aborted) return undefined;
   const base = await turnTools(env, thread);
@@ -194,6 +196,7 @@ async function runTurn(
       // Ownership loss already closed the thread.
     }
   }
+  await env.diffs?.ending(thread.id, turn.id);
   await finishTurn(port, turn, progress.lastAssistant, failure);
   env.settled(thread);
 }

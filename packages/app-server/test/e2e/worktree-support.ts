@@ -1,0 +1,115 @@
+/**
+ * Real git repositories for the worktree end-to-end tests: a project folder made a
+ * repository with one commit, an optional bare `origin`, and synchronous git for the
+ * checks (the tests compare what the server did with what git itself says).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
+import { type MockResponder, type MockScript, textReply, toolCallReply } from "@knightcode/testkit";
+import { nextNotification } from "./harness.ts";
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "Test",
+  GIT_AUTHOR_EMAIL: "test@example.com",
+  GIT_COMMITTER_NAME: "Test",
+  GIT_COMMITTER_EMAIL: "test@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
+
+/** `git <args>` in `dir`; its stdout, or a thrown error with stderr. */
+export function gitSync(dir: string, ...args: string[]): string {
+  const run = Bun.spawnSync(["git", ...args], { cwd: dir, env: GIT_ENV });
+  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
+  return run.stdout.toString();
+}
+
+/** Writes files (path relative to `dir` -> content), making folders. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
+}
+
+/** Makes `dir` a repository on branch main with `files` committed, its identity set. */
+export function initRepo(
+  dir: string,
+  files: Record<string, string> = { "shared.txt": "one\ntwo\nthree\n" },
+): void {
+  gitSync(dir, "init", "-q", "-b", "main");
+  gitSync(dir, "config", "user.name", "Test");
+  gitSync(dir, "config", "user.email", "test@example.com");
+  writeFiles(dir, files);
+  gitSync(dir, "add", "-A");
+  gitSync(dir, "commit", "-q", "-m", "initial");
+}
+
+/** Commits everything in `dir`. */
+export function commitAll(dir: string, message: string): string {
+  gitSync(dir, "add", "-A");
+  gitSync(dir, "commit", "-q", "-m", message);
+  return gitSync(dir, "rev-parse", "HEAD").trim();
+}
+
+/** A bare repository at `bare`, added as `origin` of `dir` with main pushed. */
+export function addOrigin(dir: string, bare: string): void {
+  gitSync(dirname(bare), "init", "-q", "--bare", bare);
+  gitSync(dir, "remote", "add", "origin", bare);
+  gitSync(dir, "push", "-q", "origin", "main");
+}
+
+/**
+ * Responds to every request of the thread whose prompt names `marker`: first a `write`
+ * of `path` with `content`, then (once the tool result is in the request) a text reply.
+ */
+export function writeThenDone(marker: string, path: string, content: string): MockResponder {
+  return (request) => {
+    const body = request.rawBody;
+    if (!body.includes(marker)) throw new Error(`request for another thread: ${body.slice(0, 200)}`);
+    return body.includes('"role":"tool"')
+      ? textReply(`${marker} done`)
+      : toolCallReply({ name: "write", arguments: { path, content } });
+  };
+}
+
+/** One responder for several threads: the marker found in the request picks its write. */
+export function writeByMarker(writes: Record<string, [path: string, content: string]>): MockResponder {
+  return (request) => {
+    for (const [marker, [path, content]] of Object.entries(writes)) {
+      if (request.rawBody.includes(marker))
+        return (writeThenDone(marker, path, content) as (r: typeof request) => MockScript)(request);
+    }
+    throw new Error("a request of no known thread");
+  };
+}
+
+/** Runs one turn and resolves with its completion and every `turn/diff/updated` diff of it. */
+export async function turnWithDiffs(
+  client: AppServerClient,
+  threadId: string,
+  text: string,
+): Promise<{ completed: TurnCompletedNotification; diffs: string[]; afterCompleted: number }> {
+  const diffs: string[] = [];
+  let completedSeen = false;
+  let afterCompleted = 0;
+  const off = client.onNotification("*", (method, params) => {
+    const p = params as { threadId?: string; diff?: string };
+    if (p.threadId !== threadId) return;
+    if (method === "turn/completed") completedSeen = true;
+    if (method === "turn/diff/updated") {
+      diffs.push(p.diff!);
+      if (completedSeen) afterCompleted++;
+    }
+  });
+  const completed = nextNotification<TurnCompletedNotification>(
+    client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+  await client.request("turn/start", { threadId, text });
+  const done = await completed;
+  off();
+  return { completed: done, diffs, afterCompleted };
+}
