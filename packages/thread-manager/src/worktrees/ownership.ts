@@ -8,22 +8,14 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { SessionWorktree } from "@knightcode/session-store";
 import { git } from "./git-runner.ts";
 
 export const OWNER_FILE = "knightcode-owner.json";
 export const REPOSITORY_FILE = ".repository";
 
-/** What the server knows about a worktree it made. */
-export interface WorktreeRecord {
-  name: string;
-  path: string;
-  branch: string;
-  baseRef: string;
-  baseCommit: string;
-  /** The main checkout's top level. */
-  repository: string;
-  /** The branch merges go to (the one checked out or named when the worktree was made). */
-  sourceBranch?: string;
+/** What the server knows about a worktree it made: what the thread's header keeps, plus its owner. */
+export interface WorktreeRecord extends SessionWorktree {
   threadId?: string;
   createdAt: string;
 }
