@@ -32,6 +32,16 @@ export async function previewContent(
             : `Tool ${preview.tool} of the extension ${preview.server}`,
         ),
       ];
+    case "sampling":
+      return [
+        textBlock(
+          [
+            `The MCP server ${preview.server} asks the model (up to ${preview.maxTokens} tokens):`,
+            ...(preview.systemPrompt === undefined ? [] : [`system: ${preview.systemPrompt}`]),
+            ...preview.messages.map((message) => `${message.role}: ${message.text}`),
+          ].join("\n\n"),
+        ),
+      ];
   }
 }
 

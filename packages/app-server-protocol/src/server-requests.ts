@@ -7,7 +7,8 @@ import { ApprovalDecision, PayloadRef } from "./shapes.ts";
  * What an approval would let happen, computed before asking so every client can show it:
  * a file tool's change (the unified diff, `diffRef` when it is too large to inline, and
  * `error` when the call would fail as asked), a shell command with the folder it runs
- * in, or where an extension or MCP tool comes from.
+ * in, where an extension or MCP tool comes from, or what an MCP server's sampling request
+ * would ask the thread's model (its system prompt, messages as text, and token cap).
  */
 export const ApprovalPreview = Type.Union([
   Type.Object({
@@ -31,6 +32,19 @@ export const ApprovalPreview = Type.Union([
     server: Type.String(),
     /** The tool's own name at its source (an MCP server's name for it). */
     tool: Type.String(),
+  }),
+  Type.Object({
+    type: Type.Literal("sampling"),
+    /** The MCP server asking. */
+    server: Type.String(),
+    systemPrompt: Type.Optional(Type.String()),
+    messages: Type.Array(
+      Type.Object({
+        role: Type.Union([Type.Literal("user"), Type.Literal("assistant")]),
+        text: Type.String(),
+      }),
+    ),
+    maxTokens: Type.Integer({ minimum: 1 }),
   }),
 ]);
 export type ApprovalPreview = Static<typeof ApprovalPreview>;

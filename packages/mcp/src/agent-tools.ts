@@ -10,6 +10,7 @@ import { compileToolSchema } from "@knightcode/agent/validate-args";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { TSchema } from "typebox";
 import { type McpToolDetails, toolResultOf } from "./result-content.ts";
+import type { McpSampler } from "./sampling.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 
 /** What the model gets when a server's schema cannot be checked: any object, checked by the server. */
@@ -44,6 +45,7 @@ export function agentToolOf(
   name: string,
   connection: McpServerConnection,
   log: (line: string) => void,
+  sample?: McpSampler,
 ): AnyAgentTool {
   const title = tool.title ?? tool.annotations?.title;
   return {
@@ -55,7 +57,8 @@ export function agentToolOf(
     async execute(args: Record<string, unknown>, ctx): Promise<AgentToolResult<McpToolDetails>> {
       let result: Awaited<ReturnType<McpServerConnection["callTool"]>>;
       try {
-        result = await connection.callTool(tool.name, args, ctx.signal);
+        const sampling = sample !== undefined ? { toolCallId: ctx.toolCallId, sample } : undefined;
+        result = await connection.callTool(tool.name, args, ctx.signal, sampling);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
         const detail = error instanceof Error ? error.message : String(error);

@@ -4,6 +4,13 @@ export { type ConnectionLease, connectionKey, McpHub, type McpHubOptions } from 
 export { type McpPromptArgument, type McpPromptCommand, promptCommandsOf } from "./prompt-commands.ts";
 export { type McpToolDetails, toolResultOf } from "./result-content.ts";
 export {
+  type McpSampler,
+  SamplingDeclinedError,
+  type SamplingMessage,
+  type SamplingReply,
+  type SamplingRequest,
+} from "./sampling.ts";
+export {
   type ConnectionEvent,
   type ConnectionOptions,
   type ConnectionState,

@@ -8,6 +8,8 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -19,6 +21,8 @@ export interface McpSdk {
   Client: typeof Client;
   StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
   CallToolResultSchema: typeof CallToolResultSchema;
+  CreateMessageRequestSchema: typeof CreateMessageRequestSchema;
+  McpError: typeof McpError;
   ToolListChangedNotificationSchema: typeof ToolListChangedNotificationSchema;
   PromptListChangedNotificationSchema: typeof PromptListChangedNotificationSchema;
   ResourceListChangedNotificationSchema: typeof ResourceListChangedNotificationSchema;
@@ -36,6 +40,8 @@ async function importSdk(): Promise<McpSdk> {
     Client: client.Client,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     CallToolResultSchema: types.CallToolResultSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    McpError: types.McpError,
     ToolListChangedNotificationSchema: types.ToolListChangedNotificationSchema,
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,

@@ -21,6 +21,12 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { allPages, ChangedList } from "./changed-list.ts";
+import {
+  createMessageResultOf,
+  type McpSampler,
+  SamplingDeclinedError,
+  samplingRequestOf,
+} from "./sampling.ts";
 import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
 
@@ -32,6 +38,17 @@ export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
 export const PROMPT_GET_TIMEOUT_MS = 60_000;
 /** A `resources/read` may take as long as a `prompts/get`. */
 export const RESOURCE_READ_TIMEOUT_MS = PROMPT_GET_TIMEOUT_MS;
+
+/** MCP's error code for a request the user rejected (sampling, elicitation). */
+const USER_REJECTED = -1;
+/** JSON-RPC's invalid request: a sampling request with no tool call of ours to answer it. */
+const INVALID_REQUEST = -32600;
+
+/** A tool call in flight that can answer the server's sampling requests. */
+interface SamplingCall {
+  toolCallId: string;
+  sample: McpSampler;
+}
 
 /** Where a connection is in its life. */
 export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
@@ -73,6 +90,8 @@ export class McpServerConnection {
   #sdk: McpSdk | undefined;
   #client: Client | undefined;
   #transport: Transport | undefined;
+  /** Tool calls in flight whose thread answers sampling, newest last. */
+  readonly #samplingCalls: SamplingCall[] = [];
   #junkReported = false;
   #exitedWhileStarting: string | undefined;
   #started: Promise<void> | undefined;
@@ -94,8 +113,29 @@ export class McpServerConnection {
   #sdkClient(sdk: McpSdk): Client {
     const client = new sdk.Client(
       { name: "knightcode", version: this.options.clientVersion },
-      { capabilities: {} },
+      { capabilities: { sampling: {} } },
     );
+    client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => {
+      // Shared servers get no routing on the wire: the newest call in flight that can
+      // answer is the one the request came from in every case a single call is running.
+      const call = this.#samplingCalls.at(-1);
+      if (call === undefined) {
+        throw new sdk.McpError(
+          INVALID_REQUEST,
+          "KnightCode answers sampling requests only while one of this server's tools is running",
+        );
+      }
+      try {
+        const reply = await call.sample(
+          samplingRequestOf(this.options.name, call.toolCallId, request.params),
+          extra.signal,
+        );
+        return createMessageResultOf(reply);
+      } catch (error) {
+        if (error instanceof SamplingDeclinedError) throw new sdk.McpError(USER_REJECTED, error.message);
+        throw error;
+      }
+    });
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
       this.#toolsChanged.stale = true;
       this.#emit({ type: "toolsChanged" });
@@ -297,19 +337,32 @@ export class McpServerConnection {
     await this.#toolsChanged.refresh(() => this.#listTools(DEFAULT_START_TIMEOUT_MS));
   }
 
-  /** Calls one tool; rejects when the server is gone, the call times out or `signal` aborts. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+  /**
+   * Calls one tool; rejects when the server is gone, the call times out or `signal`
+   * aborts. With `sampling`, the server's sampling requests while it runs go to it.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    sampling?: SamplingCall,
+  ): Promise<CallToolResult> {
     const client = this.#client;
     const sdk = this.#sdk;
     if (this.state !== "ready" || client === undefined || sdk === undefined) {
       throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
     }
-    const result = await client.callTool({ name, arguments: args }, sdk.CallToolResultSchema, {
-      signal,
-      timeout: TOOL_CALL_TIMEOUT_MS,
-      resetTimeoutOnProgress: true,
-    });
-    return result as CallToolResult;
+    if (sampling !== undefined) this.#samplingCalls.push(sampling);
+    try {
+      const result = await client.callTool({ name, arguments: args }, sdk.CallToolResultSchema, {
+        signal,
+        timeout: TOOL_CALL_TIMEOUT_MS,
+        resetTimeoutOnProgress: true,
+      });
+      return result as CallToolResult;
+    } finally {
+      if (sampling !== undefined) this.#samplingCalls.splice(this.#samplingCalls.indexOf(sampling), 1);
+    }
   }
 
   async #fail(message: string, announce: boolean): Promise<void> {

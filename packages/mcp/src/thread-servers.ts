@@ -12,6 +12,7 @@ import type { McpServerStatus } from "@knightcode/app-server-protocol";
 import { type ConfiguredMcpServer, type McpServerSettings, mcpServerConfigProblem } from "@knightcode/config";
 import type { ConnectionLease, McpHub } from "./mcp-hub.ts";
 import { type McpPromptCommand, promptCommandsOf } from "./prompt-commands.ts";
+import type { McpSampler } from "./sampling.ts";
 import type { McpServerConnection } from "./server-connection.ts";
 import { uniqueToolNames } from "./tool-names.ts";
 
@@ -63,6 +64,8 @@ export interface ThreadServersOptions {
   /** A problem after load: the thread's subscribers get it as a `warning`. */
   warn(warning: McpWarning): void;
   log?: (line: string) => void;
+  /** Answers the servers' sampling requests during this thread's tool calls; absent, they are refused. */
+  sample?: McpSampler;
 }
 
 /** One thread's MCP servers and their tools. */
@@ -140,7 +143,9 @@ export class ThreadMcpServers {
       tools.map((tool) => tool.name),
     );
     const log = this.options.log ?? ((line: string) => process.stderr.write(`[mcp:${spec.name}] ${line}\n`));
-    return tools.map((tool) => agentToolOf(spec.name, tool, names.get(tool.name)!, connection, log));
+    return tools.map((tool) =>
+      agentToolOf(spec.name, tool, names.get(tool.name)!, connection, log, this.options.sample),
+    );
   }
 
   /** The connection of the server of this name the thread holds, ready or not. */

@@ -144,6 +144,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     ...(options.extensionFlags ? { extensionFlags: options.extensionFlags } : {}),
     ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
     mcpHub,
+    mcpSampling: { streamFn, apiKey: (model) => models.getApiKey(model) },
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
   });
   parts.reads = new ThreadReads({

@@ -67,6 +67,16 @@ function previewLines(preview: ApprovalPreview, input: unknown, diff: string | u
         ...argumentJson(input),
       ];
     }
+    case "sampling":
+      return [
+        style.bold(
+          `MCP server ${plainText(preview.server)} asks the model (up to ${preview.maxTokens} tokens)`,
+        ),
+        ...(preview.systemPrompt === undefined
+          ? []
+          : plainLines(`system: ${preview.systemPrompt}`).map(style.muted)),
+        ...preview.messages.flatMap((message) => plainLines(`${message.role}: ${message.text}`)),
+      ];
   }
 }
 

@@ -80,6 +80,24 @@ function previewView(params: ItemToolCallRequestApprovalParams): HTMLElement {
         ),
         inputView(params),
       );
+    case "sampling":
+      return h(
+        "div",
+        { class: "approval-preview" },
+        h(
+          "div",
+          { class: "approval-reason" },
+          `MCP server ${preview.server} asks the model (up to ${preview.maxTokens} tokens)`,
+        ),
+        preview.systemPrompt === undefined
+          ? null
+          : h("pre", { class: "approval-input" }, `system: ${preview.systemPrompt}`),
+        h(
+          "pre",
+          { class: "approval-input" },
+          preview.messages.map((m) => `${m.role}: ${m.text}`).join("\n\n"),
+        ),
+      );
   }
 }
 

@@ -36,6 +36,7 @@ import {
 } from "../extensions/extension-port.ts";
 import type { Warning } from "../shapes.ts";
 import type { ThreadPort } from "../thread-port.ts";
+import { createMcpSampler, type SamplingModelAccess } from "../tools/mcp-sampling.ts";
 import { createMcpToolSource } from "../tools/mcp-source.ts";
 import {
   isolatedToolBackendFactory,
@@ -87,6 +88,8 @@ export interface RegistryOptions {
   replayLimits?: ReplayLimits;
   /** The manager's MCP server processes, shared by its threads. */
   mcpHub: McpHub;
+  /** The model access MCP sampling requests are answered with; absent, servers' requests are refused. */
+  mcpSampling?: SamplingModelAccess;
   /** Further per-thread tool sources, after MCP. */
   toolSources?: readonly ThreadToolSourceFactory[];
   /** The server's request port (extension dialogs go through it). */
@@ -235,7 +238,12 @@ export class ThreadRegistry {
       warn: (warning) => runtime.warn(warning),
     };
     const warnings: Warning[] = [];
-    const mcp = await createMcpToolSource(this.options.mcpHub, context);
+    const sampling = this.options.mcpSampling;
+    const mcp = await createMcpToolSource(
+      this.options.mcpHub,
+      context,
+      sampling !== undefined ? createMcpSampler(runtime, sampling) : undefined,
+    );
     runtime.mcp = mcp.source;
     runtime.toolSources.push(mcp.source);
     warnings.push(...mcp.warnings);

@@ -4,7 +4,7 @@
  * `McpHub` so threads with the same server config and cwd share one process.
  */
 import { configuredMcpServers } from "@knightcode/config";
-import type { McpHub } from "@knightcode/mcp";
+import type { McpHub, McpSampler } from "@knightcode/mcp";
 import { ThreadMcpServers, threadServerSpecs } from "@knightcode/mcp/thread-servers";
 import type { Warning } from "../shapes.ts";
 import type { ThreadToolSource, ToolSourceContext } from "./tool-sources.ts";
@@ -22,8 +22,14 @@ export interface McpToolSource extends ThreadToolSource {
 export async function createMcpToolSource(
   hub: McpHub,
   context: ToolSourceContext,
+  sample?: McpSampler,
 ): Promise<{ source: McpToolSource; warnings: Warning[] }> {
-  const servers = new ThreadMcpServers({ hub, cwd: context.cwd, warn: (w) => context.warn(w) });
+  const servers = new ThreadMcpServers({
+    hub,
+    cwd: context.cwd,
+    warn: (w) => context.warn(w),
+    ...(sample !== undefined ? { sample } : {}),
+  });
   const startWith = async (client: ToolSourceContext["mcpServers"]): Promise<Warning[]> => {
     const warnings: Warning[] = [];
     const configured = configuredMcpServers(context.settings.global, context.settings.project, warnings);
