@@ -3,8 +3,10 @@
  * runs print mode or the interactive UI. Piped stdin means print mode: the prompt (or
  * its continuation) is what was piped.
  */
+
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "./args.ts";
 import { settleFlagsOf } from "./extension-flags.ts";
 import { discardStartedThread, OpenThreadError, openThread } from "./open-thread.ts";
@@ -59,9 +61,10 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     sessionDir = dirname(resolve(cwd, options.session));
   }
   // loaded on demand: the interactive UI draws its first frame before the server code loads
-  const connect = async () =>
+  const connect = async (components?: LiveComponentSurface) =>
     remote ??
     (await import("./terminal-client.ts")).connectTerminalClient({
+      ...(components === undefined ? {} : { components }),
       cwd,
       extensions: options.extensions,
       extensionFlags: options.extensionFlags,

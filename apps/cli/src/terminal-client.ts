@@ -8,7 +8,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInProcessClient } from "@knightcode/app-server";
 import type { AppServerClient, ExtensionFlagArg } from "@knightcode/app-server-protocol";
+import type { LiveComponentSurface } from "@knightcode/extensions";
 import { startLazyHost } from "./lazy-host.ts";
+
+/**
+ * Extensions in this process import the pi-tui the terminal draws with, so their
+ * components render here (elsewhere pi-tui resolves to inert stand-ins). Before any
+ * extension loads: the lazy host loads them with the first thread.
+ */
+async function useRealTuiForExtensions(): Promise<void> {
+  const { provideModuleToExtensions } = await import("@knightcode/extensions");
+  for (const scope of ["@mariozechner", "@earendil-works"]) {
+    provideModuleToExtensions(`${scope}/pi-tui`, () => import("@mariozechner/pi-tui"));
+  }
+}
 
 /** What the connection needs from the command line. */
 export interface TerminalClientOptions {
@@ -24,6 +37,11 @@ export interface TerminalClientOptions {
   sandbox?: boolean;
   /** The interactive UI shows extension dialogs (`capabilities.extensionDialogs`); print mode does not. */
   extensionDialogs?: boolean;
+  /**
+   * The interactive UI draws extensions' pi-tui components: the in-process server hands
+   * them over, and extensions import the real pi-tui (not the inert stand-in) to build them.
+   */
+  components?: LiveComponentSurface;
 }
 
 /** A connected client plus the teardown that flushes sessions and releases the host. */
@@ -34,6 +52,7 @@ export interface TerminalClient {
 
 /** Builds the host, connects and performs the handshake. */
 export async function connectTerminalClient(options: TerminalClientOptions): Promise<TerminalClient> {
+  if (options.components) await useRealTuiForExtensions();
   // The store has no memory-only mode; a throwaway folder outside the agent and project
   // dirs, removed on close, leaves nothing behind.
   const scratch = options.noSession ? mkdtempSync(join(tmpdir(), "knightcode-no-session-")) : undefined;
@@ -52,6 +71,7 @@ export async function connectTerminalClient(options: TerminalClientOptions): Pro
     ...host.serverOptions,
     clientKind: "terminal",
     ...(options.extensionDialogs === true ? { extensionDialogs: true } : {}),
+    ...(options.components ? { components: options.components } : {}),
     clientInfo: { name: options.clientName, version: "0.1.0" },
   });
   let closing: Promise<void> | undefined;

@@ -5,6 +5,7 @@
  * lets the server answer what it accepted, and awaits `threads.closeAll()`.
  */
 import { AppServerClient, createInMemoryTransportPair } from "@knightcode/app-server-protocol";
+import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AppServer, type AppServerOptions, createAppServer } from "./server.ts";
 
 /** Options for {@link createInProcessClient}. */
@@ -17,6 +18,8 @@ export interface InProcessClientOptions extends AppServerOptions {
   optOutNotifications?: string[];
   /** Declare `capabilities.extensionDialogs`: this client shows extension dialogs. */
   extensionDialogs?: boolean;
+  /** The client draws extensions' pi-tui components itself (the terminal agent); see live-components.ts. */
+  components?: LiveComponentSurface;
   /** Connect without the handshake (for clients that perform it themselves). */
   skipInitialize?: boolean;
 }
@@ -35,7 +38,10 @@ export async function createInProcessClient(options: InProcessClientOptions): Pr
   const server = options.server ?? createAppServer(options);
   const [clientSide, serverSide] = createInMemoryTransportPair();
   const client = new AppServerClient(clientSide);
-  await server.connect(serverSide, { clientKind: options.clientKind ?? "desktop" });
+  await server.connect(serverSide, {
+    clientKind: options.clientKind ?? "desktop",
+    ...(options.components ? { components: options.components } : {}),
+  });
   await client.connect();
   const capabilities = {
     ...(options.optOutNotifications === undefined

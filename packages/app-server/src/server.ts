@@ -4,6 +4,7 @@
  * connection's opt-outs, asks clients the manager's questions (approvals), bounds
  * large values, and shuts down in the order the spec gives.
  */
+
 import { homedir } from "node:os";
 import type {
   ExtensionRequestDialogResult,
@@ -12,6 +13,7 @@ import type {
   Transport,
 } from "@knightcode/app-server-protocol";
 import { validateServerRequest } from "@knightcode/app-server-protocol";
+import type { LiveComponentSurface } from "@knightcode/extensions";
 import type { OutgoingRequest, ThreadManagerApi } from "@knightcode/thread-manager";
 import { Connection, type ConnectionHost } from "./connection.ts";
 import { createFileSearch, type FileSearchOptions } from "./file-search.ts";
@@ -58,6 +60,12 @@ export interface ConnectOptions {
    * next subscriber instead of being cancelled.
    */
   reconnectable?: boolean;
+  /**
+   * A same-process client's component surface (the terminal agent): extensions' pi-tui
+   * components (`setFooter`, `custom()`, component widgets) are handed to it as live objects.
+   * Only an in-process connection can have one.
+   */
+  components?: LiveComponentSurface;
 }
 
 /** A running server. */
@@ -85,6 +93,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const large = new LargeValues(spool);
   const fileSearch = createFileSearch(options.fileSearch);
   const connections = new Map<string, Connection>();
+  const surfaces = new Map<string, LiveComponentSurface>();
   const live = new Set<Connection>();
   const serverInfo = options.serverInfo ?? { name: "knightcode-app-server", version: "0.1.0" };
   let nextConnection = 1;
@@ -158,6 +167,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ? {}
       : { maxRequestsInFlight: options.maxRequestsInFlight }),
     connectionClosed(connection) {
+      surfaces.delete(connection.id);
       if (!connections.delete(connection.id)) return;
       live.delete(connection);
       fileSearch.cancelOwner(connection.id);
@@ -237,6 +247,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       response.catch(() => {});
       return { response, cancel: () => connection.cancelRequest(sent.id) };
     },
+    componentSurface: (connectionId) => surfaces.get(connectionId),
     showsExtensionDialogs(connectionId) {
       const connection = connections.get(connectionId);
       return connection !== undefined && !connection.isClosed && connection.showsExtensionDialogs;
@@ -301,6 +312,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         connectOptions.reconnectable === true,
       );
       connections.set(connection.id, connection);
+      if (connectOptions.components) surfaces.set(connection.id, connectOptions.components);
       live.add(connection);
       await transport.start();
       return connection;

@@ -30,6 +30,7 @@ export {
   loadExtensionHost,
 } from "./host-factory.ts";
 export { createLazyExtensionHostFactory, emptyExtensionHost } from "./lazy-host-factory.ts";
+export type { ComponentFactory, CustomComponentOptions, LiveComponentSurface } from "./live-components.ts";
 export {
   ExtensionLoadError,
   importExtension,

@@ -7,6 +7,7 @@
  * the spec's exact code. Values are returned whole: turning large values into payload
  * references and bounding response sizes is the app server's job, at serialization.
  */
+
 import type {
   AppServerError,
   CommandListParams,
@@ -69,6 +70,7 @@ import type {
   WorktreeRemoveParams,
   WorktreeRemoveResult,
 } from "@knightcode/app-server-protocol";
+import type { LiveComponentSurface } from "@knightcode/extensions";
 
 /** Who is calling: one protocol connection. */
 export interface Caller {
@@ -107,6 +109,11 @@ export interface ServerRequestPort {
   ): OutgoingRequest<ExtensionRequestDialogResult>;
   /** Whether the connection declared `capabilities.extensionDialogs` in `initialize`. */
   showsExtensionDialogs?(connectionId: string): boolean;
+  /**
+   * The live component surface of a same-process client (the terminal agent), which draws
+   * extensions' pi-tui components itself; undefined for every other connection.
+   */
+  componentSurface?(connectionId: string): LiveComponentSurface | undefined;
   /**
    * Backpressure: undefined while every one of these connections keeps up with its output,
    * else a promise that settles once they have caught up. A streaming turn awaits it

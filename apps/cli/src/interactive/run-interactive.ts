@@ -2,8 +2,10 @@
  * Starts the interactive UI: the first frame goes up at once, while the server host
  * loads and the thread opens behind it; then the optional first message is sent.
  */
+import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "../args.ts";
 import type { TerminalClient } from "../terminal-client.ts";
+import { TerminalComponents } from "./extension-components.ts";
 import { Footer } from "./footer.ts";
 import { BACKGROUND_QUERY_TIMEOUT_MS, chooseTheme } from "./theme-choice.ts";
 import { Screen } from "./ui/screen.ts";
@@ -11,7 +13,7 @@ import { style, terminalColorLevel } from "./ui/style.ts";
 
 /** Runs the UI until the user quits; resolves with the exit code. */
 export async function runInteractive(
-  connect: () => Promise<TerminalClient>,
+  connect: (components?: LiveComponentSurface) => Promise<TerminalClient>,
   cwd: string,
   options: AgentOptions,
 ): Promise<number> {
@@ -30,6 +32,8 @@ export async function runInteractive(
     terminalColorLevel() === "none"
       ? Promise.resolve(undefined)
       : screen.queryBackground(BACKGROUND_QUERY_TIMEOUT_MS);
+  // extensions' pi-tui components are drawn here, handed over by the in-process server
+  const components = new TerminalComponents(screen);
   const [
     connection,
     { InteractiveApp },
@@ -38,7 +42,7 @@ export async function runInteractive(
     { openThread },
     { settleFlagsOf },
   ] = await Promise.all([
-    connect(),
+    connect(components),
     import("./interactive-app.ts"),
     import("./builtin-commands.ts"),
     import("./pickers.ts"),
@@ -53,6 +57,7 @@ export async function runInteractive(
   void chooseTheme(screen, connection.client, background, (message) =>
     app.view.note(style.warning(`! ${message}`)),
   );
+  components.attach({ editor: app.editor, footer: app.footer, threadId: () => app.session.threadId });
   try {
     let picked: string | undefined;
     if (options.resume) {

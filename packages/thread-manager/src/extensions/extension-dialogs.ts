@@ -14,7 +14,13 @@ import type {
   ExtensionRequestDialogResult,
   ServerNotification,
 } from "@knightcode/app-server-protocol";
-import type { ExtensionUIContext, ExtensionUIDialogOptions } from "@knightcode/extensions";
+import type {
+  ComponentFactory,
+  CustomComponentOptions,
+  ExtensionUIContext,
+  ExtensionUIDialogOptions,
+  LiveComponentSurface,
+} from "@knightcode/extensions";
 import { createNoUI } from "@knightcode/extensions/no-ui";
 import { runAsHost } from "@knightcode/extensions/stdout-guard";
 import type { ServerRequestPort } from "../api.ts";
@@ -111,8 +117,51 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
       for (const notification of shown.current()) host.emit([connectionId], notification);
     });
   };
+  // pi's component calls: live objects, handed to the subscribers drawing them in this process
+  const surfaces = (): LiveComponentSurface[] => {
+    const port = host.port();
+    return dialogSubscribers(host)
+      .map((id) => port?.componentSurface?.(id))
+      .filter((surface): surface is LiveComponentSurface => surface !== undefined);
+  };
+  const warned = new Set<string>();
+  const inert = (call: string): void => {
+    if (warned.has(call)) return;
+    warned.add(call);
+    host.runtime()?.warn({
+      source: "extension",
+      message: `${call} draws a terminal component, which only the terminal agent shows; ignored here`,
+    });
+  };
+  const toSurfaces = (
+    call: string,
+    show: (surface: LiveComponentSurface) => void,
+    clearing: boolean,
+  ): void => {
+    const found = surfaces();
+    if (found.length === 0 && !clearing) inert(call);
+    for (const surface of found) runAsHost(() => show(surface));
+  };
+  const components = {
+    setFooter(factory: ComponentFactory | undefined) {
+      toSurfaces("ctx.ui.setFooter", (s) => s.setFooter(threadId, factory), factory === undefined);
+    },
+    setHeader(factory: ComponentFactory | undefined) {
+      toSurfaces("ctx.ui.setHeader", (s) => s.setHeader(threadId, factory), factory === undefined);
+    },
+    async custom(factory: ComponentFactory, options: CustomComponentOptions = {}) {
+      // one client shows it (the most recent subscriber); nobody: it resolves at once, as in pi without a UI
+      const surface = surfaces().at(-1);
+      if (!surface) {
+        inert("ctx.ui.custom");
+        return undefined;
+      }
+      return runAsHost(() => surface.custom(threadId, factory, options));
+    },
+  };
   const ui: ExtensionUIContext = {
     ...createNoUI(),
+    ...(components as unknown as Partial<ExtensionUIContext>),
     async select(title, options, opts) {
       const value = await ask({ kind: "select", title, options }, opts);
       // an answer that is not one of the choices is no answer
@@ -142,8 +191,19 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
       display({ method: "extension/statusChanged", params: { threadId, key, text: text ?? null } });
     },
     setWidget(key, content, options) {
-      // pi also takes a component factory; only plain lines can cross the protocol
+      // pi also takes a component factory: only a client in this process can draw one
+      if (typeof content === "function") {
+        const placement = options?.placement === "belowEditor" ? "belowEditor" : "aboveEditor";
+        toSurfaces(
+          "ctx.ui.setWidget with a component",
+          (s) => s.setWidget(threadId, key, content as ComponentFactory, placement),
+          false,
+        );
+        return;
+      }
       if (content !== undefined && !Array.isArray(content)) return;
+      if (content === undefined)
+        for (const s of surfaces()) runAsHost(() => s.setWidget(threadId, key, undefined, "aboveEditor"));
       display({
         method: "extension/widgetChanged",
         params: {

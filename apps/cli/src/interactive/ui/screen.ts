@@ -1,10 +1,18 @@
 /**
  * The terminal screen: pi-tui's TUI on the process terminal, rendering inline into the
  * normal scrollback (no alternate screen, no mouse capture) and redrawing only changed
- * lines. The layout is fixed: the conversation, a status area (spinner, queue, prompts),
- * the extension widgets above the editor, the editor, those below it, the footer.
+ * lines. The layout is fixed: an extension's header, the conversation, a status area
+ * (spinner, queue, prompts), the extension widgets above the editor, the editor, those
+ * below it, the footer.
  */
-import { type Component, Container, ProcessTerminal, TUI } from "@mariozechner/pi-tui";
+import {
+  type Component,
+  Container,
+  type OverlayHandle,
+  type OverlayOptions,
+  ProcessTerminal,
+  TUI,
+} from "@mariozechner/pi-tui";
 import type { Block } from "./block.ts";
 import type { ThemeVariant } from "./palette.ts";
 import { PromptEditor } from "./prompt-editor.ts";
@@ -44,6 +52,8 @@ export type KeyListener = (data: string) => boolean;
 
 /** The whole terminal UI surface. */
 export class Screen {
+  /** Above the conversation: empty unless an extension set a header (`ctx.ui.setHeader`). */
+  readonly header = new BlockList();
   readonly conversation = new BlockList();
   readonly status = new BlockList();
   readonly aboveEditor = new BlockList();
@@ -57,6 +67,7 @@ export class Screen {
 
   constructor() {
     this.tui = new TUI(new ProcessTerminal());
+    this.tui.addChild(this.header.container);
     this.tui.addChild(this.conversation.container);
     this.tui.addChild(this.status.container);
     this.tui.addChild(this.aboveEditor.container);
@@ -68,6 +79,19 @@ export class Screen {
   /** The message editor, bound to this screen (it scrolls within the terminal height). */
   createEditor(): PromptEditor {
     return new PromptEditor(this.tui);
+  }
+
+  /**
+   * pi-tui's TUI itself, for extensions' component factories (they take it to request
+   * frames): the one place the library object leaves this file.
+   */
+  get library(): TUI {
+    return this.tui;
+  }
+
+  /** Draws `block` over the screen (pi's overlays); the handle hides it. */
+  showOverlay(block: Block, options?: OverlayOptions): OverlayHandle {
+    return this.tui.showOverlay(block as Component, options);
   }
 
   get columns(): number {
