@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { realpathSync } from "node:fs";
 import { join } from "node:path";
+import { textReply } from "@knightcode/testkit";
 import { mockedAgent } from "./support/cli-run.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
@@ -73,5 +74,22 @@ describe("pi's component UI in the terminal", () => {
     await tty.waitFor((text) => text.includes("COUNTED 3") && !text.includes("COUNTER 3"));
     tty.write("back in the editor");
     await tty.waitFor("back in the editor");
+  }, 30_000);
+});
+
+describe("pi's message renderers in the terminal", () => {
+  test("message-renderer.ts: a status-update message of a turn is drawn by the extension's renderer", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("seen"));
+    const sender = join(import.meta.dir, "fixtures", "status-at-end.ts");
+    await using tty = new PtySession(["-e", join(PI_EXAMPLES, "message-renderer.ts"), "-e", sender], {
+      cwd: env.agent.cwd,
+      env: env.env,
+    });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("hello");
+    await tty.waitFor("seen");
+    // pi's renderer puts the level in front: our own rendering would show the bare text
+    await tty.waitFor("[INFO] disk is fine");
   }, 30_000);
 });

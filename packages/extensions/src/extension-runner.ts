@@ -452,7 +452,7 @@ export class ExtensionRunner {
         },
       },
     };
-    return addMissing(api, piApiExtras());
+    return addMissing(api, piApiExtras(this.options.ui));
   }
 
   /** The command-line flags resolved against the flags registered so far. */

@@ -27,6 +27,8 @@ export interface LiveComponentSurface {
   ): void;
   setFooter(threadId: string, factory: ComponentFactory | undefined): void;
   setHeader(threadId: string, factory: ComponentFactory | undefined): void;
+  /** pi's `registerMessageRenderer`: draws the thread's custom messages of `customType` (undefined: ours again). */
+  setMessageRenderer(threadId: string, customType: string, renderer: ComponentFactory | undefined): void;
   /** Shows the component with the keyboard until it calls `done(result)`; resolves with that result. */
   custom(threadId: string, factory: ComponentFactory, options: CustomComponentOptions): Promise<unknown>;
 }

@@ -40,6 +40,10 @@ export class ConversationView {
   private readonly blocks = new Map<string, Block>();
   private readonly texts = new Map<string, string>();
   private expandedAll = false;
+  /** An extension's renderer for a custom message (pi's `registerMessageRenderer`), when it has one. */
+  renderExtension:
+    | ((item: { customType: string; text: string }, expanded: () => boolean) => Block | undefined)
+    | undefined;
 
   constructor(
     private readonly list: BlockList,
@@ -167,10 +171,14 @@ export class ConversationView {
               width,
             ),
         };
-      case "extension":
-        return item.text === undefined
-          ? undefined
-          : { render: (width) => wrapLines(style.muted(item.text ?? ""), width) };
+      case "extension": {
+        if (item.text === undefined) return undefined;
+        const own = this.renderExtension?.(
+          { customType: item.customType, text: item.text },
+          () => this.expandedAll,
+        );
+        return own ?? { render: (width) => wrapLines(style.muted(item.text ?? ""), width) };
+      }
     }
   }
 }

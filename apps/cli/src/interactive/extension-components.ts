@@ -13,6 +13,7 @@
  */
 import type { ComponentFactory, CustomComponentOptions, LiveComponentSurface } from "@knightcode/extensions";
 import type { OverlayHandle, OverlayOptions } from "@mariozechner/pi-tui";
+import type { ConversationView } from "./conversation-view.ts";
 import type { Block } from "./ui/block.ts";
 import type { BlockList, Screen } from "./ui/screen.ts";
 
@@ -23,6 +24,8 @@ type ExtensionComponent = Block & { dispose?(): void };
 export interface ComponentHome {
   editor: Block;
   footer: Block;
+  /** Where custom messages are drawn: an extension's renderer takes over its type's. */
+  view: ConversationView;
   /** The thread the terminal shows: calls for another thread's components are ignored. */
   threadId(): string | undefined;
 }
@@ -75,12 +78,37 @@ export class TerminalComponents implements LiveComponentSurface {
   private readonly widgets = new Map<string, { block: ExtensionComponent; slot: BlockList }>();
   private footer: ExtensionComponent | undefined;
   private header: ExtensionComponent | undefined;
+  private readonly renderers = new Map<string, ComponentFactory>();
 
   constructor(private readonly screen: Screen) {}
 
   /** The app is built: components can go back to its editor and footer. */
   attach(home: ComponentHome): void {
     this.home = home;
+    home.view.renderExtension = (item, expanded) => this.renderMessage(item, expanded);
+  }
+
+  setMessageRenderer(threadId: string, customType: string, renderer: ComponentFactory | undefined): void {
+    if (!this.shown(threadId)) return;
+    if (renderer) this.renderers.set(customType, renderer);
+    else this.renderers.delete(customType);
+  }
+
+  /** A custom message through its extension's renderer, as pi calls it; a throw or no component: ours. */
+  private renderMessage(
+    item: { customType: string; text: string },
+    expanded: () => boolean,
+  ): Block | undefined {
+    const renderer = this.renderers.get(item.customType) as
+      | ((message: unknown, options: { expanded: boolean }, theme: unknown) => ExtensionComponent | undefined)
+      | undefined;
+    if (!renderer) return undefined;
+    const message = { role: "custom", customType: item.customType, content: item.text, display: true };
+    try {
+      return renderer(message, { expanded: expanded() }, THEME);
+    } catch {
+      return undefined;
+    }
   }
 
   private shown(threadId: string): boolean {

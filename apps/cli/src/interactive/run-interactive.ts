@@ -57,7 +57,12 @@ export async function runInteractive(
   void chooseTheme(screen, connection.client, background, (message) =>
     app.view.note(style.warning(`! ${message}`)),
   );
-  components.attach({ editor: app.editor, footer: app.footer, threadId: () => app.session.threadId });
+  components.attach({
+    editor: app.editor,
+    footer: app.footer,
+    view: app.view,
+    threadId: () => app.session.threadId,
+  });
   try {
     let picked: string | undefined;
     if (options.resume) {

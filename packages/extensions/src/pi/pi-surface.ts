@@ -14,10 +14,15 @@ import { plainTheme } from "./theme.ts";
 const noop = () => {};
 
 /** API methods pi has and KnightCode's runtime does not: accepted, inert without a terminal. */
-export function piApiExtras(): Record<string, unknown> {
+export function piApiExtras(ui: ExtensionUIContext): Record<string, unknown> {
   return {
     registerShortcut: noop,
-    registerMessageRenderer: noop,
+    // drawn by the terminal agent (its thread UI keeps them); inert elsewhere
+    registerMessageRenderer: (customType: string, renderer: unknown) =>
+      (ui as { registerMessageRenderer?: (type: string, r: unknown) => void }).registerMessageRenderer?.(
+        String(customType),
+        renderer,
+      ),
     registerEditor: noop,
   };
 }

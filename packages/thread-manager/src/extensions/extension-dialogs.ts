@@ -111,12 +111,7 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
     // the emit is the host's work: an in-process client drawing the terminal must not count as the extension writing to stdout
     if (to.length > 0) runAsHost(() => host.emit(to, notification));
   };
-  const replayTo = (connectionId: string): void => {
-    if (host.port()?.showsExtensionDialogs?.(connectionId) !== true) return;
-    runAsHost(() => {
-      for (const notification of shown.current()) host.emit([connectionId], notification);
-    });
-  };
+
   // pi's component calls: live objects, handed to the subscribers drawing them in this process
   const surfaces = (): LiveComponentSurface[] => {
     const port = host.port();
@@ -142,7 +137,15 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
     if (found.length === 0 && !clearing) inert(call);
     for (const surface of found) runAsHost(() => show(surface));
   };
+  // message renderers are registered at load, before the terminal subscribes: kept and replayed
+  const renderers = new Map<string, ComponentFactory>();
   const components = {
+    registerMessageRenderer(customType: string, renderer: unknown) {
+      if (typeof renderer !== "function") return;
+      renderers.set(customType, renderer as ComponentFactory);
+      for (const surface of surfaces())
+        runAsHost(() => surface.setMessageRenderer(threadId, customType, renderer as ComponentFactory));
+    },
     setFooter(factory: ComponentFactory | undefined) {
       toSurfaces("ctx.ui.setFooter", (s) => s.setFooter(threadId, factory), factory === undefined);
     },
@@ -158,6 +161,16 @@ export function createThreadDialogUI(threadId: string, host: DialogUIHost): Thre
       }
       return runAsHost(() => surface.custom(threadId, factory, options));
     },
+  };
+  const replayTo = (connectionId: string): void => {
+    const port = host.port();
+    if (port?.showsExtensionDialogs?.(connectionId) !== true) return;
+    const surface = port.componentSurface?.(connectionId);
+    runAsHost(() => {
+      for (const notification of shown.current()) host.emit([connectionId], notification);
+      for (const [customType, renderer] of renderers)
+        surface?.setMessageRenderer(threadId, customType, renderer);
+    });
   };
   const ui: ExtensionUIContext = {
     ...createNoUI(),
