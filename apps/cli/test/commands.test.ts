@@ -61,6 +61,22 @@ describe("built-in commands in the terminal", () => {
     expect(screen).toMatch(/\/mcp__everything__args-prompt\s+<city> \[state\]/);
   }, 30_000);
 
+  test("/ completion of an MCP prompt's arguments offers the server's values (completion/complete), narrowed by the words before", async () => {
+    await using env = await mockedAgent();
+    addMcpServers(env.agent.agentDir, { everything: everythingServer() });
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/mcp");
+    await tty.waitFor(/everything stdio · global ready/);
+    tty.write("/mcp__everything__completable-prompt Sa");
+    await tty.waitFor(/Sales\s+department/);
+    tty.write(KEYS.tab);
+    await tty.waitFor("/mcp__everything__completable-prompt Sales ");
+    tty.write("F");
+    const names = await tty.waitFor(/Frank\s+name/);
+    expect(names).not.toContain("Alice");
+  }, 30_000);
+
   test("/mcp without servers says so", async () => {
     await using env = await mockedAgent();
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });

@@ -132,6 +132,8 @@ export type {
 } from "./methods/server.ts";
 export type { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 export type {
+  CommandCompleteParams,
+  CommandCompleteResult,
   CommandListParams,
   CommandListResult,
   ContextTool,

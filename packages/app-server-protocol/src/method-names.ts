@@ -35,6 +35,7 @@ export const CLIENT_REQUEST_METHODS = [
   "project/trust/set",
   "file/search",
   "command/list",
+  "command/complete",
   "thread/context/read",
   "mcpServer/list",
   "mcpServer/resource/read",

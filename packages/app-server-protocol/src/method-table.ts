@@ -47,6 +47,8 @@ import {
 } from "./methods/server.ts";
 import { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 import {
+  CommandCompleteParams,
+  CommandCompleteResult,
   CommandListParams,
   CommandListResult,
   ModelListParams,
@@ -160,6 +162,7 @@ export const CLIENT_REQUESTS = {
   "project/trust/set": { params: ProjectTrustSetParams, result: ProjectTrustSetResult },
   "file/search": { params: FileSearchParams, result: FileSearchResult },
   "command/list": { params: CommandListParams, result: CommandListResult },
+  "command/complete": { params: CommandCompleteParams, result: CommandCompleteResult },
   "thread/context/read": { params: ThreadContextReadParams, result: ThreadContextReadResult },
   "mcpServer/list": { params: McpServerListParams, result: McpServerListResult },
   "mcpServer/resource/read": { params: McpServerResourceReadParams, result: McpServerResourceReadResult },

@@ -160,6 +160,7 @@ export const HANDLERS: HandlerTable = {
   "thread/tree/navigate": (p, c, ctx) => ctx.threads.navigateTree(p, c),
   "model/list": (p, c, ctx) => ctx.threads.listModels(p, c),
   "command/list": (p, c, ctx) => ctx.threads.listCommands(p, c),
+  "command/complete": (p, c, ctx) => ctx.threads.completeCommand(p, c),
   "thread/context/read": (p, c, ctx) => ctx.threads.readContext(p, c),
   "mcpServer/list": (p, c, ctx) => ctx.threads.listMcpServers(p, c),
   "mcpServer/resource/read": (p, c, ctx) => ctx.threads.readMcpResource(p, c),

@@ -59,6 +59,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     updateSettings: call("updateSettings"),
     listModels: call("listModels"),
     listCommands: call("listCommands"),
+    completeCommand: call("completeCommand"),
     readContext: call("readContext"),
     listMcpServers: call("listMcpServers"),
     readMcpResource: call("readMcpResource"),

@@ -25,6 +25,11 @@ export interface McpPromptCommand {
   arguments: McpPromptArgument[];
   /** Renders the prompt with the given argument values (`prompts/get`). */
   get(args: Record<string, string>): Promise<GetPromptResult>;
+  /** Values the server suggests for one argument, given those set so far (`completion/complete`). */
+  complete(
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; hasMore: boolean }>;
 }
 
 /** The commands of one server's prompts. */
@@ -45,6 +50,7 @@ export function promptCommandsOf(server: string, connection: McpServerConnection
       required: argument.required === true,
     })),
     get: (args) => connection.getPrompt(prompt.name, args),
+    complete: (argument, context) => connection.completePromptArgument(prompt.name, argument, context),
   }));
 }
 

@@ -316,6 +316,27 @@ export class McpServerConnection {
     return client.readResource({ uri }, { timeout: RESOURCE_READ_TIMEOUT_MS });
   }
 
+  /**
+   * Completes one argument of a prompt (`completion/complete`), given the arguments set
+   * so far; no values when the server does not offer completions. Rejects when it is gone.
+   */
+  async completePromptArgument(
+    prompt: string,
+    argument: { name: string; value: string },
+    context: Record<string, string>,
+  ): Promise<{ values: string[]; hasMore: boolean }> {
+    const client = this.#client;
+    if (this.state !== "ready" || client === undefined) {
+      throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
+    }
+    if (client.getServerCapabilities()?.completions === undefined) return { values: [], hasMore: false };
+    const { completion } = await client.complete(
+      { ref: { type: "ref/prompt", name: prompt }, argument, context: { arguments: context } },
+      { timeout: PROMPT_GET_TIMEOUT_MS },
+    );
+    return { values: completion.values, hasMore: completion.hasMore === true };
+  }
+
   /** Refetches the prompt list if the server said it changed; keeps the old list when that fails. */
   async refreshPrompts(): Promise<void> {
     if (this.state !== "ready") return;

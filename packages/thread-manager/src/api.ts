@@ -10,6 +10,8 @@
 
 import type {
   AppServerError,
+  CommandCompleteParams,
+  CommandCompleteResult,
   CommandListParams,
   CommandListResult,
   ExtensionRequestDialogParams,
@@ -146,6 +148,8 @@ export interface ThreadManagerApi {
   updateSettings(params: ThreadSettingsUpdateParams, caller: Caller): Promise<ThreadSettingsUpdateResult>;
   listModels(params: ModelListParams, caller: Caller): Promise<ModelListResult>;
   listCommands(params: CommandListParams, caller: Caller): Promise<CommandListResult>;
+  /** `command/complete`: values for the argument an MCP prompt command's last word fills (loads the thread). */
+  completeCommand(params: CommandCompleteParams, caller: Caller): Promise<CommandCompleteResult>;
   /** `thread/context/read`: the system prompt and tools a loaded thread's next turn would send. */
   readContext(params: ThreadContextReadParams, caller: Caller): Promise<ThreadContextReadResult>;
   listMcpServers(params: McpServerListParams, caller: Caller): Promise<McpServerListResult>;

@@ -21,6 +21,7 @@ import type {
   ThreadManagerEvent,
 } from "./api.ts";
 import type { Clock } from "./clock.ts";
+import { completePromptCommand } from "./commands/mcp-prompt-completion.ts";
 import { askBeforeFork } from "./extensions/session-move-hooks.ts";
 import { navigateSessionTree, readSessionTree } from "./history/session-tree.ts";
 import type { ThreadManagerOptions } from "./manager-options.ts";
@@ -177,6 +178,11 @@ export class ThreadManager implements ThreadManagerApi {
     });
 
   listCommands: ThreadManagerApi["listCommands"] = (params) => wire(() => commandList(this.parts, params));
+  completeCommand: ThreadManagerApi["completeCommand"] = (params, caller) =>
+    wire(async () => {
+      const runtime = await this.parts.reads.load(params.threadId, caller);
+      return completePromptCommand((await runtime.mcp?.servers.promptCommands()) ?? [], params.text);
+    });
   listMcpServers: ThreadManagerApi["listMcpServers"] = (params) =>
     wire(() => mcpServerList(this.parts, params));
   readMcpResource: ThreadManagerApi["readMcpResource"] = (params, caller) =>

@@ -16,6 +16,7 @@ function command(args: McpPromptCommand["arguments"]): McpPromptCommand {
     prompt: "p",
     arguments: args,
     get: () => Promise.reject(new Error("not rendered in these tests")),
+    complete: () => Promise.reject(new Error("not completed in these tests")),
   };
 }
 

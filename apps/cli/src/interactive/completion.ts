@@ -1,7 +1,8 @@
 /**
  * Editor completion over the protocol: `/` at the start of a message completes the
  * built-in commands plus `command/list` (extension commands, prompt templates,
- * `skill:<name>`, MCP prompts with their arguments); `@` completes files through `file/search` (fuzzy, `fd` on the server),
+ * `skill:<name>`, MCP prompts with their arguments), and the arguments of an MCP prompt after
+ * `/mcp__<server>__<prompt> ` through `command/complete` (the server's own suggestions); `@` completes files through `file/search` (fuzzy, `fd` on the server),
  * and `@<server>:` the resources a ready MCP server of the thread lists (`mcpServer/list`).
  */
 import type { AppServerClient, Command } from "@knightcode/app-server-protocol";
@@ -49,6 +50,19 @@ export function createCompleter(
         ];
         const items = all.filter((c) => c.label.slice(1).toLowerCase().startsWith(typed.toLowerCase()));
         return { items, prefix: before };
+      }
+      const id = threadId();
+      if (atMessageStart && id !== undefined && /^\/mcp__\S+\s/.test(before)) {
+        const found = await client
+          .request("command/complete", { threadId: id, text: before })
+          .catch(() => undefined);
+        if (signal.aborted || found === undefined || found.values.length === 0) return undefined;
+        const items = found.values.map((value) => ({
+          value: `${value} `,
+          label: value,
+          ...(found.argument !== undefined ? { description: found.argument } : {}),
+        }));
+        return { items, prefix: found.prefix };
       }
       const at = /(?:^|\s)(@(\S*))$/.exec(before);
       if (at !== null) {

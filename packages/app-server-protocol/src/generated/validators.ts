@@ -5323,6 +5323,117 @@ vErrors.push(err0);
 }
 errors++;
 }
+if(data.text === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.threadId !== undefined){
+let data0 = data.threadId;
+if(typeof data0 === "string"){
+if(func2(data0) > 256){
+const err2 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/threadId",schemaPath:"#/properties/threadId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(func2(data1) > 8192){
+const err5 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxLength",keyword:"maxLength",params:{limit: 8192},message:"must NOT have more than 8192 characters"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+
+export const v32 = validate116;
+
+function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.threadId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadId"},message:"must have required property '"+"threadId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
 if(data.threadId !== undefined){
 let data0 = data.threadId;
 if(typeof data0 === "string"){
@@ -5369,13 +5480,13 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate116.errors = vErrors;
 return errors === 0;
 }
 
-export const v32 = validate116;
+export const v33 = validate117;
 
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -5417,13 +5528,13 @@ vErrors = null;
 }
 }
 }
-validate116.errors = vErrors;
+validate117.errors = vErrors;
 return errors === 0;
 }
 
-export const v33 = validate119;
+export const v34 = validate120;
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5573,25 +5684,6 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate119.errors = vErrors;
-return errors === 0;
-}
-
-export const v34 = validate120;
-
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
 validate120.errors = vErrors;
 return errors === 0;
 }
@@ -5618,6 +5710,25 @@ return errors === 0;
 export const v36 = validate122;
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate122.errors = vErrors;
+return errors === 0;
+}
+
+export const v37 = validate123;
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5712,13 +5823,13 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate122.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
 
-export const v37 = validate123;
+export const v38 = validate124;
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5768,13 +5879,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate123.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
 
-export const v38 = validate124;
+export const v39 = validate125;
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
@@ -5787,13 +5898,13 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate125.errors = vErrors;
 return errors === 0;
 }
 
-export const v39 = validate125;
+export const v40 = validate126;
 
-function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5921,12 +6032,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate126.errors = vErrors;
+validate127.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -6075,12 +6186,12 @@ vErrors = null;
 }
 }
 }
-validate129.errors = vErrors;
+validate130.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(Array.isArray(data)){
@@ -6096,8 +6207,8 @@ errors++;
 }
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate129(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate130(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 }
@@ -6112,12 +6223,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate128.errors = vErrors;
+validate129.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -6191,12 +6302,12 @@ vErrors = null;
 }
 }
 }
-validate134.errors = vErrors;
+validate135.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6266,8 +6377,8 @@ errors++;
 }
 }
 if(data.kind !== undefined){
-if(!(validate134(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData}))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
+if(!(validate135(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 }
@@ -6284,8 +6395,8 @@ errors++;
 }
 }
 if(data.diffRef !== undefined){
-if(!(validate126(data.diffRef, {instancePath:instancePath+"/diffRef",parentData:data,parentDataProperty:"diffRef",rootData}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate127(data.diffRef, {instancePath:instancePath+"/diffRef",parentData:data,parentDataProperty:"diffRef",rootData}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
@@ -6312,12 +6423,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate133.errors = vErrors;
+validate134.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6409,12 +6520,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate138.errors = vErrors;
+validate139.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -6488,12 +6599,12 @@ vErrors = null;
 }
 }
 }
-validate141.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6561,8 +6672,8 @@ errors++;
 }
 }
 if(data.source !== undefined){
-if(!(validate141(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData}))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
+if(!(validate142(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData}))){
+vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
 errors = vErrors.length;
 }
 }
@@ -6601,12 +6712,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate140.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -6680,12 +6791,12 @@ vErrors = null;
 }
 }
 }
-validate146.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6710,8 +6821,8 @@ vErrors.push(err1);
 errors++;
 }
 if(data.role !== undefined){
-if(!(validate146(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
-vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+if(!(validate147(data.role, {instancePath:instancePath+"/role",parentData:data,parentDataProperty:"role",rootData}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
 }
@@ -6738,12 +6849,12 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate145.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -6839,8 +6950,8 @@ let data3 = data.messages;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate145(data3[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+if(!(validate146(data3[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
 errors = vErrors.length;
 }
 }
@@ -6892,43 +7003,43 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate144.errors = vErrors;
+validate145.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate134(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate138(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs3 = errors;
-if(!(validate140(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate140.errors : vErrors.concat(validate140.errors);
+if(!(validate141(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs3 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs4 = errors;
-if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+if(!(validate145(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs4 === errors;
@@ -6957,12 +7068,12 @@ vErrors = null;
 }
 }
 }
-validate132.errors = vErrors;
+validate133.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7065,14 +7176,14 @@ errors++;
 }
 }
 if(data.inputRef !== undefined){
-if(!(validate126(data.inputRef, {instancePath:instancePath+"/inputRef",parentData:data,parentDataProperty:"inputRef",rootData}))){
-vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+if(!(validate127(data.inputRef, {instancePath:instancePath+"/inputRef",parentData:data,parentDataProperty:"inputRef",rootData}))){
+vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
 }
 if(data.decisions !== undefined){
-if(!(validate128(data.decisions, {instancePath:instancePath+"/decisions",parentData:data,parentDataProperty:"decisions",rootData}))){
-vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+if(!(validate129(data.decisions, {instancePath:instancePath+"/decisions",parentData:data,parentDataProperty:"decisions",rootData}))){
+vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
 errors = vErrors.length;
 }
 }
@@ -7101,8 +7212,8 @@ errors++;
 }
 }
 if(data.preview !== undefined){
-if(!(validate132(data.preview, {instancePath:instancePath+"/preview",parentData:data,parentDataProperty:"preview",rootData}))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+if(!(validate133(data.preview, {instancePath:instancePath+"/preview",parentData:data,parentDataProperty:"preview",rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
 errors = vErrors.length;
 }
 }
@@ -7117,13 +7228,13 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate125.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
 
-export const v40 = validate151;
+export const v41 = validate152;
 
-function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7138,8 +7249,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.decision !== undefined){
-if(!(validate129(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData}))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
+if(!(validate130(data.decision, {instancePath:instancePath+"/decision",parentData:data,parentDataProperty:"decision",rootData}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
 errors = vErrors.length;
 }
 }
@@ -7179,13 +7290,13 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate151.errors = vErrors;
+validate152.errors = vErrors;
 return errors === 0;
 }
 
-export const v41 = validate153;
+export const v42 = validate154;
 
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -7309,12 +7420,12 @@ vErrors = null;
 }
 }
 }
-validate154.errors = vErrors;
+validate155.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7425,8 +7536,8 @@ vErrors = null;
 }
 }
 if(data.kind !== undefined){
-if(!(validate154(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData}))){
-vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+if(!(validate155(data.kind, {instancePath:instancePath+"/kind",parentData:data,parentDataProperty:"kind",rootData}))){
+vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
 }
@@ -7517,13 +7628,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate153.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
 
-export const v42 = validate156;
+export const v43 = validate157;
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs0 = errors;
@@ -7592,12 +7703,12 @@ vErrors = null;
 }
 }
 }
-validate157.errors = vErrors;
+validate158.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7612,8 +7723,8 @@ vErrors.push(err0);
 errors++;
 }
 if(data.value !== undefined){
-if(!(validate157(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+if(!(validate158(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
 errors = vErrors.length;
 }
 }
@@ -7628,7 +7739,7 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate156.errors = vErrors;
+validate157.errors = vErrors;
 return errors === 0;
 }
 
@@ -7665,16 +7776,17 @@ export const VALIDATORS = {
   "request project/trust/set params": v28,
   "request file/search params": v29,
   "request command/list params": v30,
-  "request thread/context/read params": v31,
-  "request mcpServer/list params": v32,
-  "request mcpServer/resource/read params": v33,
-  "request server/diagnostics params": v34,
-  "request account/read params": v35,
-  "request account/login/apiKey params": v36,
-  "request account/logout params": v37,
-  "notification initialized params": v38,
-  "serverRequest item/toolCall/requestApproval params": v39,
-  "serverRequest item/toolCall/requestApproval result": v40,
-  "serverRequest extension/requestDialog params": v41,
-  "serverRequest extension/requestDialog result": v42,
+  "request command/complete params": v31,
+  "request thread/context/read params": v32,
+  "request mcpServer/list params": v33,
+  "request mcpServer/resource/read params": v34,
+  "request server/diagnostics params": v35,
+  "request account/read params": v36,
+  "request account/login/apiKey params": v37,
+  "request account/logout params": v38,
+  "notification initialized params": v39,
+  "serverRequest item/toolCall/requestApproval params": v40,
+  "serverRequest item/toolCall/requestApproval result": v41,
+  "serverRequest extension/requestDialog params": v42,
+  "serverRequest extension/requestDialog result": v43,
 };

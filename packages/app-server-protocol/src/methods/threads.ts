@@ -226,3 +226,22 @@ export type CommandListParams = Static<typeof CommandListParams>;
 
 export const CommandListResult = Type.Object({ commands: Type.Array(Command) });
 export type CommandListResult = Static<typeof CommandListResult>;
+
+/** The text of a slash command up to the cursor, whose last (partial) word is completed. */
+export const CommandCompleteParams = Type.Object({
+  threadId: Type.String({ minLength: 1, maxLength: 256 }),
+  text: Type.String({ minLength: 1, maxLength: 8192 }),
+});
+export type CommandCompleteParams = Static<typeof CommandCompleteParams>;
+
+export const CommandCompleteResult = Type.Object({
+  /** The argument the last word fills; absent when it fills none. */
+  argument: Type.Optional(Type.String()),
+  /** The end of `text` each value replaces (the partial word, `name=` included). */
+  prefix: Type.String(),
+  /** Whole words to put in its place, quoted where they hold spaces. */
+  values: Type.Array(Type.String()),
+  /** The server has more values than it sent. */
+  hasMore: Type.Boolean(),
+});
+export type CommandCompleteResult = Static<typeof CommandCompleteResult>;

@@ -154,6 +154,9 @@ export class FakeThreadManager implements ThreadManagerApi {
   listModels() {
     return this.maybeHang("model/list", () => ({ models: [] }));
   }
+  completeCommand() {
+    return this.maybeHang("command/complete", () => ({ prefix: "", values: [], hasMore: false }));
+  }
   listCommands() {
     return this.maybeHang("command/list", () => ({ commands: [{ name: "review", description: "Review" }] }));
   }

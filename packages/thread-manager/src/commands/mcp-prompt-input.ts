@@ -15,29 +15,55 @@ import { parseCommandArgs } from "./slash-command-parse.ts";
 
 type PromptMessage = Awaited<ReturnType<McpPromptCommand["get"]>>["messages"][number];
 
-/** The argument values the command's words give, by the rule above. */
-export function promptArgumentsOf(command: McpPromptCommand, args: string): Record<string, string> {
-  const declared = command.arguments;
+/** How words bind to declared arguments: the values, words left over, and a name given twice. */
+export interface BoundPromptWords {
+  values: Record<string, string>;
+  /** Positional words beyond the declared arguments. */
+  extra: string[];
+  repeated: string | undefined;
+}
+
+/** The declared argument a `name=value` word sets, if its name is declared. */
+export function namedArgument(
+  command: McpPromptCommand,
+  word: string,
+): { name: string; value: string } | undefined {
+  const eq = word.indexOf("=");
+  const name = eq > 0 ? word.slice(0, eq) : undefined;
+  if (name === undefined || !command.arguments.some((a) => a.name === name)) return undefined;
+  return { name, value: word.slice(eq + 1) };
+}
+
+/** Binds words to the command's arguments by the rule above, refusing nothing. */
+export function bindPromptWords(command: McpPromptCommand, words: readonly string[]): BoundPromptWords {
   const values: Record<string, string> = {};
   const positional: string[] = [];
-  for (const word of parseCommandArgs(args)) {
-    const eq = word.indexOf("=");
-    const name = eq > 0 ? word.slice(0, eq) : undefined;
-    if (name === undefined || !declared.some((a) => a.name === name)) positional.push(word);
-    else if (name in values) throw new AppServerError("invalidParams", `/${command.name} got ${name}= twice`);
-    else values[name] = word.slice(eq + 1);
+  let repeated: string | undefined;
+  for (const word of words) {
+    const named = namedArgument(command, word);
+    if (named === undefined) positional.push(word);
+    else if (named.name in values) repeated ??= named.name;
+    else values[named.name] = named.value;
   }
-  for (const argument of declared) {
+  for (const argument of command.arguments) {
     if (positional.length === 0) break;
     if (!(argument.name in values)) values[argument.name] = positional.shift()!;
   }
+  return { values, extra: positional, repeated };
+}
+
+/** The argument values the command's words give, by the rule above. */
+export function promptArgumentsOf(command: McpPromptCommand, args: string): Record<string, string> {
+  const { values, extra: positional, repeated } = bindPromptWords(command, parseCommandArgs(args));
+  if (repeated !== undefined)
+    throw new AppServerError("invalidParams", `/${command.name} got ${repeated}= twice`);
   if (positional.length > 0) {
     throw new AppServerError(
       "invalidParams",
       `/${command.name} takes ${usage(command)}; too many arguments: ${positional.join(" ")}`,
     );
   }
-  const missing = declared.filter((a) => a.required && !(a.name in values)).map((a) => a.name);
+  const missing = command.arguments.filter((a) => a.required && !(a.name in values)).map((a) => a.name);
   if (missing.length > 0) {
     throw new AppServerError(
       "invalidParams",
