@@ -52,6 +52,8 @@ Options:
   --remote-token-env <NAME>    the environment variable holding its token
                                (default KNIGHTCODE_REMOTE_TOKEN)
   -c, --continue               continue the latest session of this directory
+  -w, --worktree [name]        work in a new git worktree of this repository (branch
+                               knightcode/<name>); on exit it is removed if unchanged
   -r, --resume                 pick a session to resume
   --session <id|path>          open this session (thread ID or transcript file)
   --model <provider/id>        model for a new session (or switch an opened one)
@@ -114,6 +116,8 @@ export interface AgentOptions {
   remote?: string;
   /** `--remote-token-env <NAME>`: the variable holding the remote server's token. */
   remoteTokenEnv?: string;
+  /** `-w [name]`, `--worktree[=name]`: a new thread in a server-owned git worktree. */
+  worktree?: { name?: string };
   /** Flags this parser does not know, kept for the extensions (`--plan`, `--ssh host`). */
   extensionFlags: CliExtensionFlag[];
   /**
@@ -382,6 +386,9 @@ function listenFlags(values: Map<string, string[]>): ListenFlags | string | unde
   };
 }
 
+/** Worktree names, as the server validates them. */
+const WORKTREE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
 const BOOLEAN_FLAGS = new Set([
   "-p",
   "--print",
@@ -435,6 +442,16 @@ function parseAgent(argv: readonly string[]): Command {
       if (value === undefined || value === "") return { kind: "error", message: `${name} needs a value` };
       const problem = applyValue(options, name, value);
       if (problem !== undefined) return { kind: "error", message: problem };
+      continue;
+    }
+    if (name === "-w" || name === "--worktree") {
+      // the name is optional: taken from `=name`, or from the next word when it is a valid
+      // name (prompt text with spaces never is)
+      const next = argv[i + 1];
+      const value = inline ?? (next !== undefined && WORKTREE_NAME.test(next) ? argv[++i] : undefined);
+      if (value !== undefined && !WORKTREE_NAME.test(value))
+        return { kind: "error", message: `${name}: a worktree name matches [a-z0-9][a-z0-9-]{0,63}` };
+      options.worktree = value === undefined ? {} : { name: value };
       continue;
     }
     if (name === "--sandbox") {

@@ -22,6 +22,8 @@ export interface OpenedThread {
   warnings: Warning[];
   /** The flags the thread's extensions registered. */
   extensionFlags?: ExtensionFlag[];
+  /** Started by this run (not resumed). */
+  created?: boolean;
 }
 
 /** A local error the binary reports on stderr with exit code 1. */
@@ -53,8 +55,16 @@ export async function openThread(
       ...(options.approvalMode === undefined ? {} : { approvalMode: options.approvalMode }),
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.thinking === undefined ? {} : { thinkingLevel: options.thinking }),
+      ...(options.worktree === undefined ? {} : { worktree: options.worktree }),
     });
-    return { thread: started.thread, warnings: started.warnings, ...flagsOf(started) };
+    const warnings = [...started.warnings];
+    if (started.worktreeStart?.sourceDirty)
+      warnings.push({
+        source: "server",
+        message:
+          "This checkout has uncommitted changes; the worktree starts from the last commit without them",
+      });
+    return { thread: started.thread, warnings, created: true, ...flagsOf(started) };
   }
   let resumed: ThreadResumeResult;
   try {

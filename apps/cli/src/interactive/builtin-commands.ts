@@ -28,6 +28,8 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "mcp", description: "List this thread's MCP servers, their state and tools" },
   { name: "tree", description: "Continue from before an earlier message (any branch)" },
   { name: "undo", description: "Restore the files the last turn changed" },
+  { name: "diff", description: "Show what the last turn changed ([base|remote]: the thread's work)" },
+  { name: "merge", description: "Merge this worktree into its branch ([squash|merge|rebase] [message])" },
   { name: "quit", description: "Exit knightcode" },
 ];
 
@@ -122,6 +124,16 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
     case "undo": {
       const { undoLastTurn } = await import("./undo.ts");
       await undoLastTurn(app);
+      return true;
+    }
+    case "diff": {
+      const { showDiff } = await import("./worktree-commands.ts");
+      await showDiff(app, args);
+      return true;
+    }
+    case "merge": {
+      const { mergeWorktree } = await import("./worktree-commands.ts");
+      await mergeWorktree(app, args);
       return true;
     }
     case "tree": {

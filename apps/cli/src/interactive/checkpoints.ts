@@ -91,7 +91,7 @@ export class TurnCheckpoints {
   private readonly scratch = mkdtempSync(join(tmpdir(), "knightcode-checkpoint-"));
 
   constructor(
-    private readonly cwd: string,
+    private cwd: string,
     /** Why no checkpoints are taken at all (attached to a server whose files are elsewhere). */
     readonly disabledBecause?: string,
   ) {}
@@ -108,6 +108,13 @@ export class TurnCheckpoints {
       return { git: simpleGit({ baseDir: root, allowEnvironment: ["GIT_INDEX_FILE"] }), root, realIndex };
     })();
     return this.repo;
+  }
+
+  /** Follows the thread into its own folder (a worktree), as long as no checkpoint was taken. */
+  retarget(cwd: string): void {
+    if (this.stack.length > 0 || cwd === this.cwd) return;
+    this.cwd = cwd;
+    this.repo = undefined;
   }
 
   /** Whether checkpoints can be taken here. */

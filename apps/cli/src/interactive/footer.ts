@@ -22,7 +22,9 @@ export function footerLines(
   const home = homedir();
   const where = cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
   const session = thread?.name ?? thread?.title;
-  const top = session === undefined ? where : `${where} · ${session}`;
+  // in a worktree the branch says where the work goes; the folder is the server's
+  const place = thread?.worktree === undefined ? where : `${where} · ⎇ ${thread.worktree.branch}`;
+  const top = session === undefined ? place : `${place} · ${session}`;
   const model = thread?.model === undefined ? "no model" : `${thread.model.provider}/${thread.model.id}`;
   const thinking =
     thread?.thinkingLevel === undefined || thread.thinkingLevel === "off" ? "" : ` · ${thread.thinkingLevel}`;

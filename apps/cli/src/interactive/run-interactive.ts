@@ -2,6 +2,8 @@
  * Starts the interactive UI: the first frame goes up at once, while the server host
  * loads and the thread opens behind it; then the optional first message is sent.
  */
+
+import type { Thread } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "../args.ts";
 import type { TerminalClient } from "../terminal-client.ts";
@@ -63,6 +65,8 @@ export async function runInteractive(
     view: app.view,
     threadId: () => app.session.threadId,
   });
+  /** The worktree thread this run made: on exit it goes if unchanged, else stays named. */
+  let made: Thread | undefined;
   try {
     let picked: string | undefined;
     if (options.resume) {
@@ -84,6 +88,8 @@ export async function runInteractive(
       return 2;
     }
     for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
+    if (opened.thread.worktree !== undefined) app.checkpoints.retarget(opened.thread.cwd);
+    if (opened.created && opened.thread.worktree !== undefined) made = opened.thread;
     await app.session.open(opened.thread, opened.resumed);
     if (settled.prompt !== undefined) void app.submit(settled.prompt, "enter");
   } catch (error) {
@@ -91,6 +97,10 @@ export async function runInteractive(
   }
   const code = await app.exited;
   screen.stop();
+  if (made !== undefined) {
+    const { settleWorktreeOnExit } = await import("./worktree-commands.ts");
+    process.stdout.write(await settleWorktreeOnExit(connection.client, made));
+  }
   await connection.close();
   return code;
 }

@@ -14,6 +14,7 @@ import {
   gitSync,
   initRepo,
   turnWithDiffs,
+  watchDiffs,
   writeByMarker,
   writeFiles,
   writeThenDone,
@@ -54,15 +55,18 @@ for (const target of TARGETS) {
           expect(started.thread.cwd).toBe(w.path);
           expect(started.worktreeStart).toEqual({ sourceDirty: false, copied: [] });
         }
-        // the two turns' requests arrive in any order: each is answered by its prompt's marker
+        // the two turns' requests arrive in any order: each is answered by its prompt's marker;
+        // each reply waits for its thread's first diff, so that diff comes during the turn
+        const watchA = watchDiffs(client, a.thread.id);
+        const watchB = watchDiffs(client, b.thread.id);
         const byMarker = writeByMarker({
-          "agent-alpha": ["shared.txt", "alpha\n"],
-          "agent-beta": ["shared.txt", "beta\n"],
+          "agent-alpha": ["shared.txt", "alpha\n", watchA.first],
+          "agent-beta": ["shared.txt", "beta\n", watchB.first],
         });
         server.mock.enqueue(byMarker, byMarker, byMarker, byMarker);
         const [ta, tb] = await Promise.all([
-          turnWithDiffs(client, a.thread.id, "agent-alpha: write it"),
-          turnWithDiffs(client, b.thread.id, "agent-beta: write it"),
+          turnWithDiffs(client, a.thread.id, "agent-alpha: write it", watchA),
+          turnWithDiffs(client, b.thread.id, "agent-beta: write it", watchB),
         ]);
         expect(ta.completed.turn.status).toBe("completed");
         expect(tb.completed.turn.status).toBe("completed");
@@ -72,12 +76,14 @@ for (const target of TARGETS) {
         expect(readFileSync(join(pathB, "shared.txt"), "utf8")).toBe("beta\n");
         expect(readFileSync(join(agent.cwd, "shared.txt"), "utf8")).toBe("one\ntwo\nthree\n");
         expect(gitSync(agent.cwd, "status", "--porcelain")).toBe("");
-        // a diff arrived during each turn (none after its completion), the last one equal to git's
-        expect(ta.diffs.length).toBeGreaterThan(0);
-        expect(ta.afterCompleted).toBe(0);
-        expect(ta.diffs.at(-1)).toBe(gitSync(pathA, "diff"));
-        expect(tb.diffs.at(-1)).toBe(gitSync(pathB, "diff"));
-        expect(ta.diffs.at(-1)).toContain("+alpha");
+        // a diff arrived during each turn, and the last one is git's diff of the turn
+        expect(watchA.duringTurn).toBeGreaterThan(0);
+        expect(watchB.duringTurn).toBeGreaterThan(0);
+        await watchA.arrives(() => gitSync(pathA, "diff"));
+        await watchB.arrives(() => gitSync(pathB, "diff"));
+        expect(watchA.diffs.at(-1)).toBe(gitSync(pathA, "diff"));
+        expect(watchB.diffs.at(-1)).toBe(gitSync(pathB, "diff"));
+        expect(watchA.diffs.at(-1)).toContain("+alpha");
         // thread/read and thread/list carry the worktree
         const read = await client.request("thread/read", { threadId: a.thread.id });
         expect(read.thread.worktree).toEqual(a.thread.worktree);

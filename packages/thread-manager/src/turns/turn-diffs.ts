@@ -2,9 +2,9 @@
  * `turn/diff/updated`: the unified diff of everything a turn changed, against the turn's
  * start. When a turn begins in a git checkout its working files are written as a tree
  * (before any tool runs); every completed tool call that reports file changes asks for a
- * new diff, and diffs are coalesced so at most one goes out per `DIFF_INTERVAL_MS`; the
- * turn's settlement waits for the last one, so it follows the last change and comes
- * before `turn/completed`. The start tree stays known after the turn (`thread/diff
+ * new diff, and diffs are coalesced so at most one goes out per `DIFF_INTERVAL_MS`; when
+ * the turn settles, a change no diff covers yet is diffed at once (without holding the
+ * settlement, so the last diff may follow `turn/completed`). The start tree stays known after the turn (`thread/diff
  * {against: "turnStart"}`) until the thread's next turn begins or it unloads.
  */
 import type { ServerNotification } from "@knightcode/app-server-protocol";
@@ -96,10 +96,10 @@ export class TurnDiffs {
     }
   }
 
-  /** The turn is settling: the diff of its last change goes out now, if it has not. */
+  /** The turn is settling: the diff of its last change goes out now, if it has not. Never rejects. */
   async ending(threadId: string, turnId: string): Promise<void> {
     const tracked = this.byThread.get(threadId);
-    if (!tracked || tracked.start.turnId !== turnId) return;
+    if (!tracked || tracked.start.turnId !== turnId || tracked.ended) return;
     tracked.ended = true;
     if (tracked.timer) {
       clearTimeout(tracked.timer);

@@ -196,7 +196,8 @@ async function runTurn(
       // Ownership loss already closed the thread.
     }
   }
-  await env.diffs?.ending(thread.id, turn.id);
+  // the turn's last diff goes out now, without holding the settlement (a snapshot of a large tree takes a while)
+  void env.diffs?.ending(thread.id, turn.id);
   await finishTurn(port, turn, progress.lastAssistant, failure);
   env.settled(thread);
 }
