@@ -210,6 +210,23 @@ export function syncNewTranscript(realPath: string): Promise<void> {
   return durable;
 }
 
+/**
+ * A durability point that does not hold the main thread: the file's fsync on Bun's thread
+ * pool, on a descriptor of its own (the writer may be closed, and its number reused,
+ * before the fsync is done). Where the file cannot be opened again by its path (moved
+ * meanwhile), the writer is fsynced here, as `sync` does.
+ */
+export function fsyncInBackground(realPath: string, writer: number): Promise<void> {
+  let fd: number;
+  try {
+    fd = openSync(realPath, constants.O_WRONLY);
+  } catch {
+    fsyncSync(writer);
+    return Promise.resolve();
+  }
+  return fsyncAndClose(fd);
+}
+
 /** A directory's descriptor for fsync, or undefined where directories cannot be opened. */
 function openDirectory(dir: string): number | undefined {
   try {

@@ -31,6 +31,7 @@ import {
   checkNewEntryId,
   createTranscriptFile,
   fsyncDir,
+  fsyncInBackground,
   parseOrThrow,
   realPathOf,
   rewriteMigrated,
@@ -125,6 +126,8 @@ export class SessionFile {
   #size: number;
   /** IDs handed out by `reserveEntryId` and not yet appended. */
   #reserved = new Set<string>();
+  /** fsyncs running on the thread pool (`syncInBackground`). */
+  readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
   private constructor(init: {
@@ -400,6 +403,29 @@ export class SessionFile {
     const fd = this.#writableFd();
     this.#lock!.verify();
     fsyncSync(fd);
+  }
+
+  /**
+   * Durability point off the main thread: ownership is re-checked now (a lost lock throws
+   * here, as in `sync`), the fsync of everything appended so far runs on Bun's thread pool.
+   * The promise settles when it is done and rejects with its error; `syncsDone` waits for
+   * every one still running.
+   */
+  syncInBackground(): Promise<void> {
+    const fd = this.#writableFd();
+    this.#lock!.verify();
+    const done = fsyncInBackground(this.realPath, fd);
+    this.#syncing.add(done);
+    const forget = () => {
+      this.#syncing.delete(done);
+    };
+    done.then(forget, forget);
+    return done;
+  }
+
+  /** Resolves once every `syncInBackground` started so far has finished, whatever its outcome. */
+  async syncsDone(): Promise<void> {
+    await Promise.allSettled([...this.#syncing]);
   }
 
   /** Releases the lock and the file; idempotent. Does not fsync (call `sync` first if needed). */

@@ -472,6 +472,8 @@ export class ThreadRegistry {
     // after the extensions' shutdown, so a provider they withdrew there is not released twice
     this.providers.releaseAll(runtime.id, runtime.providerNames);
     runtime.providerNames = new Set();
+    // The last turn's end marker may still be on its way to the disk.
+    await runtime.session.syncsDone();
   }
 
   /** Another process took the transcript: stop writing, report, and unload. */

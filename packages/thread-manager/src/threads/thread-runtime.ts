@@ -259,6 +259,24 @@ export class ThreadRuntime implements ThreadPort {
     }
   }
 
+  /**
+   * The turn-end durability point off the main thread: the lock is checked now (a lost
+   * one closes the thread and throws, as `sync` does), the fsync runs on the thread pool
+   * and nobody waits for it but unload. Its failure is logged; like an inline fsync's at a
+   * turn's end, it changes nothing the client has been told.
+   */
+  syncInBackground(): void {
+    let done: Promise<void>;
+    try {
+      done = this.session.syncInBackground();
+    } catch (error) {
+      throw this.lockLost(error);
+    }
+    done.catch((error: unknown) => {
+      process.stderr.write(`[thread-manager] fsync of ${this.session.path} failed: ${String(error)}\n`);
+    });
+  }
+
   /** A write failed: when the lock was lost, the thread closes. The error goes on either way. */
   private lockLost(error: unknown): unknown {
     if (isStoreError(error, "ownershipLost")) this.host.ownershipLost(this, error);
@@ -293,6 +311,7 @@ export class ThreadRuntime implements ThreadPort {
       hooks: () => this.extensions.hooks,
       append: (entry, options) => this.append(entry, options),
       sync: () => this.sync(),
+      syncInBackground: () => this.syncInBackground(),
       context: () => {
         const ctx = buildSessionContext(this.session.branch(), this.session.header);
         return toModelMessages(ctx.messages);

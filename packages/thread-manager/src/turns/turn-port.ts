@@ -35,6 +35,8 @@ export interface TurnPort {
   append(entry: NewEntry, options?: AppendOptions): SessionEntry;
   /** Durability point at a turn boundary. */
   sync(): void;
+  /** The same, its fsync on the thread pool: the lock is checked now, nobody waits for the disk. */
+  syncInBackground(): void;
   /** The model's view of the thread's current branch. */
   context(): Message[];
   /** To the thread's subscribers. */
