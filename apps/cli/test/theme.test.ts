@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { textReply } from "@knightcode/testkit";
 import { colorLevel } from "../src/interactive/ui/color-support.ts";
 import { foregroundCode, xterm256 } from "../src/interactive/ui/palette.ts";
@@ -135,6 +138,36 @@ describe("themes in a terminal", () => {
   test("a theme setting that is not auto, dark or light is named in a warning and auto is used", async () => {
     await using env = await mockedAgent({ theme: "solarized" });
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: { ...env.env, ...PLAIN_ENV } });
-    await tty.waitFor('theme "solarized" is not one of auto, dark, light; using auto');
+    await tty.waitFor(
+      'theme "solarized" is not one of auto, dark, light or an installed package\'s theme; using auto',
+    );
+  }, 30_000);
+
+  test("a theme an installed package offers is taken by name: its colours replace ours for the roles it names", async () => {
+    // a local package whose themes/ folder holds a pi theme file (a var and a literal colour)
+    const pkg = mkdtempSync(join(tmpdir(), "knightcode-theme-pkg-"));
+    try {
+      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "deep-sea-theme", version: "1.0.0" }));
+      mkdirSync(join(pkg, "themes"));
+      writeFileSync(
+        join(pkg, "themes", "deep-sea.json"),
+        JSON.stringify({
+          name: "deep-sea",
+          vars: { kelp: "#112233" },
+          colors: { muted: "kelp", accent: "#445566" },
+        }),
+      );
+      await using env = await mockedAgent({ theme: "deep-sea", packages: [pkg] });
+      await using tty = new PtySession([], {
+        cwd: env.agent.cwd,
+        env: { ...env.env, ...PLAIN_ENV, COLORTERM: "truecolor" },
+      });
+      await tty.waitFor("mock-completions/mock-model");
+      // the footer is muted: drawn in the theme's colour once the setting is read
+      await tty.waitFor(() => tty.raw.includes("38;2;17;34;51"));
+      expect(tty.text()).not.toContain("is not one of");
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
   }, 30_000);
 });

@@ -56,8 +56,12 @@ export async function runInteractive(
     footer,
     ...(options.remote === undefined ? {} : { remote: true }),
   });
-  void chooseTheme(screen, connection.client, background, (message) =>
-    app.view.note(style.warning(`! ${message}`)),
+  void chooseTheme(
+    screen,
+    connection.client,
+    background,
+    (message) => app.view.note(style.warning(`! ${message}`)),
+    cwd,
   );
   components.attach({
     editor: app.editor,

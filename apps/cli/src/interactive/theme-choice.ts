@@ -1,11 +1,13 @@
 /**
  * Which variant of the theme the terminal gets: the `theme` setting when it says `dark`
  * or `light`; for `auto` (the default) the terminal's answer to the background query,
- * else `COLORFGBG`, else dark. Decided after the first frame, which is drawn at once
+ * else `COLORFGBG`, else dark. Any other value names a theme an installed package offers
+ * (pi's `themes` resource): its colours replace the built-in ones for the roles it names,
+ * over the variant `auto` picks. Decided after the first frame, which is drawn at once
  * with the environment's guess and redrawn only if the choice differs.
  */
 import type { AppServerClient } from "@knightcode/app-server-protocol";
-import type { ThemeVariant } from "./ui/palette.ts";
+import { type ThemeVariant, usePackageColors } from "./ui/palette.ts";
 import type { Screen } from "./ui/screen.ts";
 import { setThemeVariant, themeVariant } from "./ui/style.ts";
 
@@ -24,17 +26,44 @@ export async function chooseTheme(
   client: AppServerClient,
   background: Promise<ThemeVariant | undefined>,
   warn: (message: string) => void,
+  cwd: string = process.cwd(),
 ): Promise<void> {
   const setting = await client.request("config/read", {}).then(
     (read) => read.settings.theme,
     () => undefined,
   );
   let chosen: ThemeVariant | undefined;
+  let repaint = false;
   if (setting === "dark" || setting === "light") chosen = setting;
   else {
-    if (setting !== undefined && setting !== "auto")
-      warn(`theme ${JSON.stringify(setting)} is not one of ${THEME_SETTINGS.join(", ")}; using auto`);
+    if (setting !== undefined && setting !== "auto") {
+      const theme = typeof setting === "string" ? await packageTheme(setting, cwd) : undefined;
+      if (theme) {
+        usePackageColors(theme.colors);
+        repaint = true;
+      } else
+        warn(
+          `theme ${JSON.stringify(setting)} is not one of ${THEME_SETTINGS.join(", ")} or an installed package's theme; using auto`,
+        );
+    }
     chosen = (await background) ?? themeVariant();
   }
-  if (setThemeVariant(chosen)) screen.redrawAll();
+  if (setThemeVariant(chosen) || repaint) screen.redrawAll();
+}
+
+/** The installed packages' theme of that name (the agent dir's and the project's packages). */
+async function packageTheme(
+  name: string,
+  cwd: string,
+): Promise<{ colors: Record<string, string> } | undefined> {
+  try {
+    const [{ packageThemes }, { resolveAgentDir }] = await Promise.all([
+      import("@knightcode/extensions"),
+      import("@knightcode/config"),
+    ]);
+    const { themes } = await packageThemes({ agentDir: resolveAgentDir(process.env), cwd });
+    return themes.find((theme) => theme.name === name);
+  } catch {
+    return undefined;
+  }
 }

@@ -95,7 +95,7 @@ export function packageExtensionEntries(path: string): string[] {
  * The skill or prompt-template paths of a package folder: the manifest's list (files,
  * folders or globs; `!` exclusions apply to files), else the convention folder.
  */
-export function packageResourcePaths(path: string, kind: "skills" | "prompts"): string[] {
+export function packageResourcePaths(path: string, kind: "skills" | "prompts" | "themes"): string[] {
   if (!isDirectory(path)) return [];
   const listed = readManifest(path)?.[kind];
   if (Array.isArray(listed)) {

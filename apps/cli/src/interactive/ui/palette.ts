@@ -46,6 +46,40 @@ const PALETTE: Record<ColorRole, readonly [string, string, number]> = {
   comment: ["#7f848e", "#6e7781", 90],
 };
 
+/** A package theme's colours by role, over both variants (pi's themes have one set). */
+let overrides: Partial<Record<ColorRole, string>> = {};
+
+/** pi's colour names (a theme file's `colors`) for the roles they mean here. */
+const PI_COLOR_NAMES: Record<string, ColorRole> = {
+  accent: "accent",
+  success: "success",
+  warning: "warning",
+  error: "error",
+  muted: "muted",
+  toolDiffAdded: "added",
+  toolDiffRemoved: "removed",
+  userMessageText: "user",
+  syntaxKeyword: "keyword",
+  syntaxString: "string",
+  syntaxNumber: "number",
+  syntaxType: "type",
+  syntaxFunction: "name",
+  syntaxVariable: "property",
+  syntaxComment: "comment",
+};
+
+/**
+ * Takes a package theme's colours (pi's names to `#rrggbb`) for the roles they name;
+ * roles it leaves out keep the built-in colours. An empty table goes back to the built-in theme.
+ */
+export function usePackageColors(colors: Record<string, string>): void {
+  overrides = {};
+  for (const [name, hex] of Object.entries(colors)) {
+    const role = PI_COLOR_NAMES[name];
+    if (role !== undefined && /^#[0-9a-f]{6}$/i.test(hex)) overrides[role] = hex;
+  }
+}
+
 function rgbOf(hex: string): [number, number, number] {
   const n = Number.parseInt(hex.slice(1), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
@@ -75,7 +109,9 @@ export function foregroundCode(
   level: ColorLevel,
   variant: ThemeVariant,
 ): string | undefined {
-  const [dark, light, basic] = PALETTE[role];
+  const [builtDark, builtLight, basic] = PALETTE[role];
+  const dark = overrides[role] ?? builtDark;
+  const light = overrides[role] ?? builtLight;
   switch (level) {
     case "none":
       return undefined;
