@@ -46,7 +46,7 @@ export {
   removePackage,
   updatePackages,
 } from "./packages/package-manager.ts";
-export { type PackageTheme, packageThemes, readThemeFile } from "./packages/package-themes.ts";
 export { PackageSourceError, parsePackageSource } from "./packages/package-source.ts";
 export { PackageInstallError } from "./packages/package-store.ts";
+export { type PackageTheme, packageThemes, readThemeFile } from "./packages/package-themes.ts";
 export { type DiscoveryStep, discoverExtensions, type ExtensionSource } from "./sources.ts";

@@ -6,8 +6,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { packageResourcePaths } from "./package-manifest.ts";
 import { listPackages, type PackageContext } from "./package-manager.ts";
+import { packageResourcePaths } from "./package-manifest.ts";
 
 /** One theme a package offers. */
 export interface PackageTheme {
@@ -43,7 +43,8 @@ export function readThemeFile(path: string): PackageTheme | string {
   }
   const theme = raw as { name?: unknown; colors?: unknown; vars?: unknown };
   if (typeof theme.colors !== "object" || theme.colors === null) return `theme ${path} has no colors`;
-  const vars = typeof theme.vars === "object" && theme.vars !== null ? (theme.vars as Record<string, unknown>) : {};
+  const vars =
+    typeof theme.vars === "object" && theme.vars !== null ? (theme.vars as Record<string, unknown>) : {};
   const colors: Record<string, string> = {};
   for (const [key, value] of Object.entries(theme.colors as Record<string, unknown>)) {
     const hex = typeof value === "string" && !value.startsWith("#") ? vars[value] : value;
