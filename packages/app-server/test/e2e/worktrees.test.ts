@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ThreadStartResult } from "@knightcode/app-server-protocol";
-import { E2E_TIMEOUT, errorCode, MOCK_MODEL, TARGETS } from "./harness.ts";
+import type { ThreadReplacedNotification, ThreadStartResult } from "@knightcode/app-server-protocol";
+import { E2E_TIMEOUT, errorCode, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
 import {
   addOrigin,
   commitAll,
@@ -146,6 +146,36 @@ for (const target of TARGETS) {
           "new.txt",
         ]);
         expect(remote.from).toBe(gitSync(path, "rev-parse", "origin/main^{tree}").trim());
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
+      "thread/fork and /new of a thread in a worktree stay in that worktree",
+      async () => {
+        await using server = await target.start();
+        const { client, agent } = server;
+        initRepo(agent.cwd);
+        const started = await client.request("thread/start", {
+          cwd: agent.cwd,
+          model: MOCK_MODEL,
+          worktree: { name: "shared" },
+        });
+        const forked = await client.request("thread/fork", { threadId: started.thread.id });
+        expect(forked.thread.worktree).toEqual(started.thread.worktree);
+        expect(forked.thread.cwd).toBe(started.thread.cwd);
+        const replaced = nextNotification<ThreadReplacedNotification>(
+          client,
+          "thread/replaced",
+          (p) => p.oldThreadId === started.thread.id,
+        );
+        await client.request("turn/start", { threadId: started.thread.id, text: "/new" });
+        const fresh = (await replaced).thread;
+        expect(fresh.worktree).toEqual(started.thread.worktree);
+        expect(fresh.cwd).toBe(started.thread.cwd);
+        // one worktree, still owned by the thread that made it
+        const listed = await client.request("worktree/list", {});
+        expect(listed.worktrees.map((w) => [w.name, w.threadId])).toEqual([["shared", started.thread.id]]);
       },
       E2E_TIMEOUT,
     );

@@ -12,6 +12,7 @@ import type { ApprovalMode, ThinkingLevel } from "@knightcode/app-server-protoco
 import {
   createEntryId,
   type InitialEntry,
+  isSessionWorktree,
   type NewEntry,
   type SessionEntry,
   SessionFile,
@@ -130,5 +131,7 @@ export async function createForkSession(
     parentSession: source.path,
     forkedFromId: source.id,
     initialEntries: entries,
+    // a fork works where its source works: in its worktree, if it has one
+    ...(isSessionWorktree(source.header.worktree) ? { worktree: source.header.worktree } : {}),
   });
 }

@@ -151,7 +151,7 @@ export class ThreadCreation {
     const project = await readProjectSettings(this.host.ctx, cwd);
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
     const created = await createForkSession(source, target.dir, name, leafId);
-    // a fork works in its source's folder; the worktree stays its source's (one owner)
+    // a fork works in its source's folder and worktree; the worktree's owner stays the source
     return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers));
   }
 

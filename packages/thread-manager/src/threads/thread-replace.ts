@@ -4,7 +4,9 @@
  * (`session_before_switch` / `session_before_fork`) are asked first; then the new thread
  * takes the old one's place for every subscriber (`thread/replaced`).
  */
+
 import { AppServerError } from "@knightcode/app-server-protocol";
+import { isSessionWorktree } from "@knightcode/session-store";
 import type { Caller } from "../api.ts";
 import { askBeforeFork, askBeforeSwitch } from "../extensions/session-move-hooks.ts";
 import type { ThreadPort } from "../thread-port.ts";
@@ -52,6 +54,8 @@ export async function replaceThread(
         ...(old.mcp?.clientServers ? { mcpServers: old.mcp.clientServers } : {}),
       },
       caller,
+      // a new session in a worktree stays in it (its owner stays the thread that made it)
+      isSessionWorktree(old.session.header.worktree) ? old.session.header.worktree : undefined,
     );
   } else {
     const position = how.position ?? "at";
