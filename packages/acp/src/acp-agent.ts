@@ -189,10 +189,12 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const mcp = translateMcpServers(params.mcpServers);
+      const worktree = worktreeOption(params._meta);
       const started = await server
         .request("thread/start", {
           cwd: params.cwd,
           ...(Object.keys(mcp.servers).length === 0 ? {} : { mcpServers: mcp.servers }),
+          ...(worktree === undefined ? {} : { worktree }),
         })
         .catch((error: unknown) => {
           throw toRequestError(error);
@@ -283,4 +285,20 @@ export function createAcpAgent(options: AcpAgentOptions): AgentApp {
     .onNotification(methods.agent.session.cancel, async ({ params }) => {
       await sessions.get(params.sessionId)?.cancel();
     });
+}
+
+/**
+ * `session/new`'s `_meta.knightcode.worktree`: `true` or `{name?, baseRef?}` starts the
+ * session's thread in a server-owned git worktree of the repository containing `cwd`
+ * (docs/worktrees.md); anything else is ignored.
+ */
+export function worktreeOption(meta: unknown): { name?: string; baseRef?: string } | undefined {
+  const option = (meta as { knightcode?: { worktree?: unknown } } | null | undefined)?.knightcode?.worktree;
+  if (option === true) return {};
+  if (typeof option !== "object" || option === null) return undefined;
+  const { name, baseRef } = option as Record<string, unknown>;
+  return {
+    ...(typeof name === "string" ? { name } : {}),
+    ...(typeof baseRef === "string" ? { baseRef } : {}),
+  };
 }
