@@ -204,7 +204,7 @@ describe("built-in commands in the terminal", () => {
     expect(readFileSync(join(cwd, "draft.txt"), "utf8")).toBe("uncommitted draft\n");
     expect(existsSync(join(cwd, "new.txt"))).toBe(false);
     tty.type("/undo");
-    await tty.waitFor("Nothing to undo");
+    await tty.waitFor("Nothing more to undo: the turn since knightcode started was undone already.");
   }, 30_000);
 
   test("/undo restores git-ignored files the turn changed; one inside an ignored folder or outside the repository is named as not restored; touched files are covered from then on", async () => {

@@ -4,7 +4,7 @@
  * the sessions, the working directory and the tools are the server's.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
@@ -62,6 +62,45 @@ describe("knightcode --remote", () => {
     expect(continued.stdout).toBe("continued\n");
     expect(requestText(env.mock.requests.at(-1)!.body)).toContain("write remote.txt");
     expect(listener.server.stderr()).not.toContain(listener.token!);
+  }, 60_000);
+
+  test("/undo runs on the server: the checkpoint it took before the turn puts its files back there, and the terminal's directory stays untouched", async () => {
+    await using env = await mockedAgent();
+    const cwd = env.agent.cwd;
+    writeFileSync(join(cwd, "kept.txt"), "original\n");
+    for (const args of [["init", "-q"], ["add", "."], ["commit", "-qm", "init"]]) {
+      const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd });
+      expect(run.exitCode).toBe(0);
+    }
+    await using listener = await startListenerChild(env);
+    using client = elsewhere();
+    env.mock.enqueue(
+      toolCallReply(
+        { name: "edit", arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] } },
+        { name: "write", arguments: { path: "made.txt", content: "made on the server\n" } },
+      ),
+      textReply("Changed two files."),
+    );
+    await using tty = new PtySession(["--remote", listener.url, "--approval-mode", "fullAccess"], {
+      cwd: client.dir,
+      env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
+    });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("change two files");
+    await tty.waitFor("Changed two files.");
+    expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("changed\n");
+    tty.type("/undo");
+    const screen = await tty.waitFor("Undid the last turn's file changes (2)");
+    expect(screen).toMatch(/restored kept\.txt/);
+    expect(screen).toMatch(/removed\s+made\.txt/);
+    expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("original\n");
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+    // the checkpoints live with the server: the count of turns undone is its count
+    tty.type("/undo");
+    await tty.waitFor("Nothing more to undo: the turn since the server started was undone already.");
+    expect(existsSync(join(client.dir, ".git"))).toBe(false);
+    tty.write(KEYS.ctrlD);
+    expect(await tty.exited).toBe(0);
   }, 60_000);
 
   test("print mode over a unix socket needs no token: the socket file's mode is its authentication", async () => {

@@ -1,3 +1,7 @@
+/** `nothingToUndo`: how many turns this server already undid on the thread (0: none had a checkpoint). */
+export const NothingToUndoData = Type.Object({ undone: Type.Integer({ minimum: 0 }) });
+export type NothingToUndoData = Static<typeof NothingToUndoData>;
+
 /** Schemas of the `data` member of wire errors, per code. */
 import Type, { type Static } from "typebox";
 import { ERROR_CODES } from "./errors.ts";
@@ -66,4 +70,5 @@ export const ERROR_DATA_SCHEMAS = {
   lineTooLong: LineTooLongData,
   overloaded: OverloadedData,
   worktreeConflict: WorktreeConflictData,
+  nothingToUndo: NothingToUndoData,
 } as const;

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   "invalidCursor",
   "payloadNotFound",
   "toolMissing",
+  "nothingToUndo",
+  "notInGitRepository",
   "lineTooLong",
   "overloaded",
   "shuttingDown",

@@ -21,6 +21,7 @@ export type {
   ConfigConflictData,
   InvalidParamsData,
   LineTooLongData,
+  NothingToUndoData,
   OverloadedData,
   ThreadLockedElsewhereData,
   TurnMismatchData,
@@ -131,6 +132,12 @@ export type {
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
 export type { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
+export type {
+  RestoredPath,
+  ThreadUndoParams,
+  ThreadUndoResult,
+  UnrestoredPath,
+} from "./methods/undo.ts";
 export type {
   CommandCompleteParams,
   CommandCompleteResult,

@@ -16,6 +16,7 @@ export const CLIENT_REQUEST_METHODS = [
   "thread/delete",
   "thread/settings/update",
   "thread/shell/run",
+  "thread/undo",
   "thread/tree/read",
   "thread/tree/navigate",
   "thread/diff",

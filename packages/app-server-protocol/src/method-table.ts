@@ -82,6 +82,7 @@ import {
   ThreadTreeReadParams,
   ThreadTreeReadResult,
 } from "./methods/tree.ts";
+import { ThreadUndoParams, ThreadUndoResult } from "./methods/undo.ts";
 import {
   TurnInterruptParams,
   TurnInterruptResult,
@@ -143,6 +144,7 @@ export const CLIENT_REQUESTS = {
   "thread/delete": { params: ThreadDeleteParams, result: ThreadDeleteResult },
   "thread/settings/update": { params: ThreadSettingsUpdateParams, result: ThreadSettingsUpdateResult },
   "thread/shell/run": { params: ThreadShellRunParams, result: ThreadShellRunResult },
+  "thread/undo": { params: ThreadUndoParams, result: ThreadUndoResult },
   "thread/tree/read": { params: ThreadTreeReadParams, result: ThreadTreeReadResult },
   "thread/tree/navigate": { params: ThreadTreeNavigateParams, result: ThreadTreeNavigateResult },
   "thread/diff": { params: ThreadDiffParams, result: ThreadDiffResult },

@@ -7,6 +7,7 @@ export {
   ErrorCodeSchema,
   InvalidParamsData,
   LineTooLongData,
+  NothingToUndoData,
   OverloadedData,
   ThreadLockedElsewhereData,
   TurnMismatchData,
@@ -63,6 +64,7 @@ export {
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
 export { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
+export { RestoredPath, ThreadUndoParams, ThreadUndoResult, UnrestoredPath } from "./methods/undo.ts";
 export {
   CommandListParams,
   CommandListResult,

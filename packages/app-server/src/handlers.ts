@@ -156,6 +156,7 @@ export const HANDLERS: HandlerTable = {
   "worktree/merge": (p, c, ctx) => ctx.threads.mergeWorktree(p, c),
   "worktree/remove": (p, c, ctx) => ctx.threads.removeWorktree(p, c),
   "worktree/list": (p, c, ctx) => ctx.threads.listWorktrees(p, c),
+  "thread/undo": (p, c, ctx) => ctx.threads.undoTurn(p, c),
   "thread/tree/read": (p, c, ctx) => ctx.threads.readTree(p, c),
   "thread/tree/navigate": (p, c, ctx) => ctx.threads.navigateTree(p, c),
   "model/list": (p, c, ctx) => ctx.threads.listModels(p, c),

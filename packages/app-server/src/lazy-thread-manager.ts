@@ -73,6 +73,7 @@ export function createLazyThreadManager(load: () => Promise<ThreadManagerApi>): 
     mergeWorktree: call("mergeWorktree"),
     removeWorktree: call("removeWorktree"),
     listWorktrees: call("listWorktrees"),
+    undoTurn: call("undoTurn"),
     readTree: call("readTree"),
     navigateTree: call("navigateTree"),
     attachServerRequests(value) {

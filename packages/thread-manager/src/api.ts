@@ -45,6 +45,8 @@ import type {
   ThreadSettingsUpdateResult,
   ThreadShellRunParams,
   ThreadShellRunResult,
+  ThreadUndoParams,
+  ThreadUndoResult,
   ThreadStartParams,
   ThreadStartResult,
   ThreadTreeNavigateParams,
@@ -175,6 +177,8 @@ export interface ThreadManagerApi {
   removeWorktree(params: WorktreeRemoveParams, caller: Caller): Promise<WorktreeRemoveResult>;
   /** `worktree/list`: the worktrees the server owns. */
   listWorktrees(params: WorktreeListParams, caller: Caller): Promise<WorktreeListResult>;
+  /** `thread/undo`: the files the thread's last turn changed, put back from its checkpoint. */
+  undoTurn(params: ThreadUndoParams, caller: Caller): Promise<ThreadUndoResult>;
 
   /** The server hands the manager its way to ask clients (approvals); called once at server creation. */
   attachServerRequests(port: ServerRequestPort): void;

@@ -10,6 +10,7 @@ import { resolveAgentDir } from "@knightcode/config";
 // the hub and the server specs, not the tool adapter (it loads with the first MCP tools)
 import { McpHub } from "@knightcode/mcp/mcp-hub";
 import type { ServerRequestPort, ThreadManagerEvent } from "./api.ts";
+import { CheckpointStore } from "./checkpoints/checkpoint-store.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { extensionTurnActions } from "./extensions/extension-actions.ts";
 import { type DialogBroker, dialogChannel } from "./extensions/extension-dialogs.ts";
@@ -59,6 +60,8 @@ export interface ManagerParts {
   diffs: TurnDiffs;
   /** `thread/diff` and `worktree/*`. */
   worktrees: ThreadWorktrees;
+  /** Every thread's `/undo` checkpoints. */
+  checkpoints: CheckpointStore;
 }
 
 /** Builds a manager's parts. */
@@ -83,7 +86,8 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
       thread.model ? models.getApiKey(thread.model) : undefined,
     );
   const diffs = new TurnDiffs();
-  const parts = { ctx, clock, models, mcpHub, dirs, compaction, diffs } as ManagerParts;
+  const checkpoints = new CheckpointStore();
+  const parts = { ctx, clock, models, mcpHub, dirs, compaction, diffs, checkpoints } as ManagerParts;
   parts.broker = new RequestBroker(
     () => outside.port(),
     (threadId) => parts.registry.threads.get(threadId)?.publishStatus(),
@@ -145,6 +149,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     ...(options.idleUnloadMs !== undefined ? { idleUnloadMs: options.idleUnloadMs } : {}),
     mcpHub,
     mcpSampling: { streamFn, apiKey: (model) => models.getApiKey(model) },
+    checkpoints,
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
   });
   parts.reads = new ThreadReads({
@@ -177,6 +182,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     unload: (runtime) => parts.registry.unload(runtime),
     deleted: (id) => {
       parts.registry.systemErrors.delete(id);
+      checkpoints.forget(id);
       outside.emit({
         audience: "everyone",
         notification: { method: "thread/deleted", params: { threadId: id } },
@@ -212,5 +218,6 @@ export async function closeAll(parts: ManagerParts): Promise<void> {
   for (const runtime of runtimes) abortTurns(runtime);
   await Promise.allSettled(runtimes.map((r) => turnSettled(r)));
   for (const runtime of runtimes) await registry.unload(runtime);
+  parts.checkpoints.disposeAll();
   await serversStopped;
 }

@@ -212,6 +212,8 @@ export class ThreadManager implements ThreadManagerApi {
     wire(() => this.parts.worktrees.list(params));
   runShell: ThreadManagerApi["runShell"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.shell(params, caller)));
+  undoTurn: ThreadManagerApi["undoTurn"] = (params, caller) =>
+    wire(() => this.parts.turns.use((turns) => turns.undo(params, caller)));
   readTree: ThreadManagerApi["readTree"] = (params) =>
     wire(async () => readSessionTree((await this.parts.reads.sourceSession(params.threadId)).session));
   navigateTree: ThreadManagerApi["navigateTree"] = (params, caller) =>

@@ -14,6 +14,7 @@ import type {
   TokenUsage,
 } from "@knightcode/app-server-protocol";
 import type { AppendOptions, NewEntry, SessionEntry, SessionFile } from "@knightcode/session-store";
+import type { TurnCheckpoints } from "./checkpoints/turn-checkpoints.ts";
 import type { ExtensionHost } from "./extensions/extension-hooks.ts";
 import type { Warning } from "./shapes.ts";
 import type { PromptSourcesCache } from "./threads/system-prompt.ts";
@@ -76,6 +77,8 @@ export interface ThreadPort extends ThreadResourceSources {
   readonly promptSources: PromptSourcesCache;
   /** The system prompt the last turn used (`ctx.getSystemPrompt()`). */
   lastSystemPrompt: string;
+  /** The `/undo` checkpoints of the thread's turns (kept by the manager, across unloads). */
+  readonly checkpoints: TurnCheckpoints;
   /** Refuses work on a thread closed since it was looked up. */
   assertOpen(): void;
   /** Takes admission or refuses with `turnInProgress`. */

@@ -9,13 +9,9 @@ import {
   EXTENSION_DISPLAY_METHODS,
   type ItemToolCallRequestApprovalParams,
   isAppServerError,
-  isPayloadRef,
-  type PayloadRef,
-  type ThreadItem,
 } from "@knightcode/app-server-protocol";
 import { approvalDetail } from "./approval-card.ts";
 import { approvalAnswer, approvalChoices, approvalTitle } from "./approval-prompt.ts";
-import { TurnCheckpoints } from "./checkpoints.ts";
 import { type BuiltinCommand, createCompleter } from "./completion.ts";
 import { ConversationView } from "./conversation-view.ts";
 import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-dialog.ts";
@@ -45,9 +41,8 @@ export class InteractiveApp {
   readonly editor: PromptEditor;
   readonly footer: Footer;
   readonly widgets: ExtensionWidgets;
-  /** `/undo` checkpoints, one before each turn. */
-  readonly checkpoints: TurnCheckpoints;
-  private checkpointTaken = false;
+  /** Attached to a server elsewhere (`--remote`): its files and checkpoints are there. */
+  readonly remote: boolean;
   private readonly spinner: Spinner;
   private exitArmed = false;
   private prompts: Promise<unknown> = Promise.resolve();
@@ -64,6 +59,7 @@ export class InteractiveApp {
     /** The editor and footer of a first frame drawn before the connection existed. */
     early: { editor?: PromptEditor; footer?: Footer; remote?: boolean } = {},
   ) {
+    this.remote = early.remote === true;
     this.exited = new Promise((resolve) => {
       this.settleExit = resolve;
     });
@@ -82,23 +78,6 @@ export class InteractiveApp {
     screen.setFooter(this.footer);
     screen.focus(this.editor);
     screen.onKey((data) => this.onKey(data));
-    // the server's files may be on another machine: a checkpoint here would snapshot the wrong tree
-    this.checkpoints = new TurnCheckpoints(
-      cwd,
-      early.remote === true
-        ? "/undo is not available with --remote: its checkpoints would be taken on this machine, not where the server's files are"
-        : undefined,
-    );
-    client.onNotification("turn/started", (params) => {
-      if (params.threadId !== this.session.threadId) return;
-      // a queued input starts on its own: checkpoint as it starts (before its first tool can run)
-      if (!this.checkpointTaken) void this.checkpoints.take().catch(() => undefined);
-      this.checkpointTaken = false;
-    });
-    client.onNotification("item/completed", (params) => {
-      if (params.threadId !== this.session.threadId) return;
-      void this.noteFileChanges(params.item);
-    });
     client.onRequest("item/toolCall/requestApproval", (params, { signal }) => this.approve(params, signal));
     client.onRequest("extension/requestDialog", async (params, { signal }) => {
       if (params.kind === "editor") {
@@ -132,18 +111,8 @@ export class InteractiveApp {
     this.session.subscribe();
   }
 
-  /** Hands a finished tool call's `fileChanges` to the checkpoints, so `/undo` checks those files. */
-  private async noteFileChanges(reported: ThreadItem | PayloadRef): Promise<void> {
-    const item = isPayloadRef(reported)
-      ? await this.client.resolveItem(reported).catch(() => undefined)
-      : reported;
-    if (item?.type === "toolCall" && item.fileChanges !== undefined)
-      this.checkpoints.noteChanges(item.fileChanges);
-  }
-
   /** Ends the app with `code`. */
   quit(code = 0): void {
-    this.checkpoints.dispose();
     this.settleExit(code);
   }
 
@@ -304,10 +273,6 @@ export class InteractiveApp {
       if (how === "queue") await this.client.request("turn/queue/add", { threadId, text });
       else if (running !== undefined && (await this.steer(threadId, running, text))) return;
       else {
-        await this.checkpoints.take().catch((error: unknown) => {
-          this.view.note(style.warning(`! No /undo checkpoint for this turn: ${String(error)}`));
-        });
-        this.checkpointTaken = true;
         const resources = await mentionedResources(
           async () => (await this.client.request("mcpServer/list", { threadId })).servers,
           text,

@@ -92,7 +92,6 @@ export async function runInteractive(
       return 2;
     }
     for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
-    if (opened.thread.worktree !== undefined) app.checkpoints.retarget(opened.thread.cwd);
     if (opened.created && opened.thread.worktree !== undefined) made = opened.thread;
     await app.session.open(opened.thread, opened.resumed);
     if (settled.prompt !== undefined) void app.submit(settled.prompt, "enter");

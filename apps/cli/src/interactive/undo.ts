@@ -1,29 +1,45 @@
-/** `/undo`: puts back the files the last turn changed, from the checkpoint taken before it. */
-import type { UnrestoredPath } from "./checkpoints.ts";
+/**
+ * `/undo`: asks the server (`thread/undo`) to put back the files the last turn changed,
+ * from the checkpoint it took before that turn, and says what it did. The server takes
+ * the checkpoints where the files are, so `/undo` works the same in-process and with
+ * `--remote`.
+ */
+import {
+  isAppServerError,
+  type NothingToUndoData,
+  type ThreadUndoResult,
+  type UnrestoredPath,
+} from "@knightcode/app-server-protocol";
 import type { InteractiveApp } from "./interactive-app.ts";
 import { style } from "./ui/style.ts";
 
 /** Restores the newest checkpoint and says what it did. */
 export async function undoLastTurn(app: InteractiveApp): Promise<void> {
+  const threadId = app.session.threadId;
+  if (threadId === undefined) return;
   if (app.session.runningTurnId !== undefined) {
     app.view.note(style.warning("A turn is running; interrupt it (Esc) before /undo."));
     return;
   }
-  if (!(await app.checkpoints.available())) {
-    app.view.note(
-      style.warning(
-        app.checkpoints.disabledBecause ??
-          "/undo needs a git repository: outside one no checkpoints are taken, so nothing can be restored. Run `git init` to enable it.",
-      ),
-    );
-    return;
+  let result: ThreadUndoResult;
+  try {
+    result = await app.client.request("thread/undo", { threadId });
+  } catch (error) {
+    if (isAppServerError(error, "notInGitRepository")) {
+      app.view.note(
+        style.warning(
+          `/undo needs a git repository: outside one no checkpoints are taken, so nothing can be restored. Run \`git init\`${app.remote ? " on the server" : ""} to enable it.`,
+        ),
+      );
+      return;
+    }
+    if (isAppServerError(error, "nothingToUndo")) {
+      app.view.note(style.muted(nothingToUndo((error.data as NothingToUndoData).undone, app.remote)));
+      return;
+    }
+    throw error;
   }
-  const report = await app.checkpoints.undo();
-  if (report === undefined) {
-    app.view.note(style.muted("Nothing to undo: no turn has run since knightcode started."));
-    return;
-  }
-  const { restored, notRestored } = report;
+  const { restored, notRestored } = result;
   if (restored.length === 0 && notRestored.length === 0) {
     app.view.note(style.muted("The last turn changed no files."));
     return;
@@ -42,6 +58,14 @@ export async function undoLastTurn(app: InteractiveApp): Promise<void> {
       ),
     );
   }
+}
+
+/** Why nothing is left: no checkpointed turn, or every one was undone (checkpoints live as long as the server). */
+function nothingToUndo(undone: number, remote: boolean): string {
+  const since = remote ? "since the server started" : "since knightcode started";
+  if (undone === 0) return `Nothing to undo: no turn has run ${since}.`;
+  const turns = undone === 1 ? "turn" : `${undone} turns`;
+  return `Nothing more to undo: the ${turns} ${since} ${undone === 1 ? "was" : "were"} undone already.`;
 }
 
 const REASONS: Record<UnrestoredPath["reason"], string> = {

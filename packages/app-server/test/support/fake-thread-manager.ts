@@ -256,6 +256,11 @@ export class FakeThreadManager implements ThreadManagerApi {
   listWorktrees() {
     return Promise.resolve({ worktrees: [] });
   }
+  undoTurn(params: { threadId: string }) {
+    return this.maybeHang("thread/undo", () =>
+      this.needThen(params.threadId, { turnId: "t", restored: [], notRestored: [], remaining: 0 }),
+    );
+  }
   attachServerRequests(port: ServerRequestPort): void {
     this.port = port;
   }

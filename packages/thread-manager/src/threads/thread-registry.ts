@@ -18,6 +18,7 @@ import type { McpHub } from "@knightcode/mcp";
 import { SessionFile, type SyncingSession } from "@knightcode/session-store";
 import type { Caller, ServerRequestPort, ThreadManagerEvent } from "../api.ts";
 import type { Clock } from "../clock.ts";
+import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
 import {
   createThreadDialogUI,
   type DialogBroker,
@@ -90,6 +91,8 @@ export interface RegistryOptions {
   mcpHub: McpHub;
   /** The model access MCP sampling requests are answered with; absent, servers' requests are refused. */
   mcpSampling?: SamplingModelAccess;
+  /** Every thread's `/undo` checkpoints, kept across unloads. */
+  checkpoints: CheckpointStore;
   /** Further per-thread tool sources, after MCP. */
   toolSources?: readonly ThreadToolSourceFactory[];
   /** The server's request port (extension dialogs go through it). */
@@ -120,6 +123,7 @@ export class ThreadRegistry {
       clock: options.clock,
       resolveModel: (ref) => options.resolveModel(ref),
       maybeIdle: (runtime) => this.maybeIdle(runtime),
+      checkpoints: options.checkpoints,
       ownershipLost: (runtime, error) => this.ownershipLost(runtime, error),
       closedError: (runtime) => this.closedError(runtime.id),
       outputReady: (connectionIds) => options.outputReady?.(connectionIds),

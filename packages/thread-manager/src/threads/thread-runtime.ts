@@ -26,6 +26,8 @@ import {
   toModelMessages,
 } from "@knightcode/session-store";
 import type { ThreadManagerEvent } from "../api.ts";
+import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
+import type { TurnCheckpoints } from "../checkpoints/turn-checkpoints.ts";
 import type { Clock, ClockTimer } from "../clock.ts";
 import type { DialogBroker } from "../extensions/extension-dialogs.ts";
 import type { ExtensionHost } from "../extensions/extension-hooks.ts";
@@ -55,6 +57,8 @@ export interface RuntimeHost {
   resolveModel(ref: ModelRef | undefined): Promise<Model | undefined>;
   /** Called when the thread may have become idle (no subscriber, no work). */
   maybeIdle(runtime: ThreadRuntime): void;
+  /** Every thread's `/undo` checkpoints. */
+  checkpoints: CheckpointStore;
   /** The session's lock was lost: close the thread. */
   ownershipLost(runtime: ThreadRuntime, error: Error): void;
   /**
@@ -134,6 +138,10 @@ export class ThreadRuntime implements ThreadPort {
 
   get cwd(): string {
     return this.session.header.cwd;
+  }
+
+  get checkpoints(): TurnCheckpoints {
+    return this.host.checkpoints.of(this.id, this.cwd);
   }
 
   /** Adds a subscriber (moving it to most recent); true when it was new. */

@@ -89,7 +89,11 @@ export function createTurnAgent(turn: Turn, setup: TurnAgentSetup): Agent {
     getApiKey: (m) => setup.getApiKey(m),
     retry: retryOptions(setup.projectSettings),
     outputReady: () => port.outputReady(),
-    beforeToolCall: (call, ctx) => gateToolCall(port, turn, call, ctx.signal, setup.homeDir),
+    beforeToolCall: async (call, ctx) => {
+      // no tool touches a file before the turn's undo checkpoint holds the state it found
+      await turn.checkpoint?.taken;
+      return gateToolCall(port, turn, call, ctx.signal, setup.homeDir);
+    },
     afterToolCall: toolResultHook(hooks, warn),
     ...contextHook(hooks, warn),
     beforeModelCall: beforeModelCall(turn, setup, () => agent),

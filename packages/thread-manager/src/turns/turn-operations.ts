@@ -10,6 +10,8 @@ import {
   type ThreadContextReadResult,
   type ThreadShellRunParams,
   type ThreadShellRunResult,
+  type ThreadUndoParams,
+  type ThreadUndoResult,
   type TurnInterruptParams,
   type TurnInterruptResult,
   type TurnQueueAddParams,
@@ -22,6 +24,7 @@ import {
   type TurnSteerResult,
 } from "@knightcode/app-server-protocol";
 import type { Caller } from "../api.ts";
+import { undoLastTurn } from "../checkpoints/thread-undo.ts";
 import { runShellCommand } from "../commands/shell-run.ts";
 import { parseSlashCommand } from "../commands/slash-command-parse.ts";
 import { runSlashCommand } from "../commands/slash-commands.ts";
@@ -263,6 +266,19 @@ export class TurnOperations {
     if (runtime.busy) runtime.publishQueue();
     else await drainQueue(runtime, this.env, () => this.usableModel(runtime));
     return { queueId };
+  }
+
+  /** `thread/undo`: the last turn's file changes put back; queued inputs start once it is done. */
+  async undo(params: ThreadUndoParams, caller: Caller): Promise<ThreadUndoResult> {
+    const runtime = await this.host.runtime(params.threadId, caller);
+    runtime.subscribe(caller.connectionId);
+    try {
+      return await undoLastTurn(runtime);
+    } finally {
+      if (!runtime.closed && !runtime.busy && runtime.queue.length > 0) {
+        await drainQueue(runtime, this.env, () => this.usableModel(runtime));
+      }
+    }
   }
 
   /** `thread/shell/run`: a user command between turns; queued inputs start once it is done. */

@@ -60,6 +60,17 @@ export function openTurn(
   }
   thread.running = turn;
   thread.model = model;
+  const checkpoints = thread.checkpoints;
+  turn.checkpoint = {
+    // taken beside the turn's preparation; the first tool call waits for it
+    taken: checkpoints.take(turn.id).catch((error: unknown) =>
+      thread.warn({
+        source: "server",
+        message: `No undo checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    ),
+    noteChanges: (changes) => checkpoints.noteChanges(changes),
+  };
   turn.announce(input.requestId);
   return turn;
 }

@@ -10,6 +10,7 @@ import type { ImageContent, UserMessage } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import type { AgentMessage, CustomMessage, SessionEntry } from "@knightcode/session-store";
 import type { Caller } from "../api.ts";
+import type { FileChange } from "../shapes.ts";
 import { userMessage } from "../history/message-content.ts";
 import { LiveTurn } from "./live-turn.ts";
 import type { TurnPort } from "./turn-port.ts";
@@ -43,6 +44,12 @@ export interface SteerableAgent {
 /** An extension message (`sendMessage` while running) waiting for the next model request. */
 export type PendingCustomMessage = Omit<CustomMessage, "role" | "timestamp">;
 
+/** The `/undo` checkpoint of a turn: tools wait until it is taken; their reported changes go to it. */
+export interface TurnCheckpoint {
+  readonly taken: Promise<void>;
+  noteChanges(changes: readonly FileChange[]): void;
+}
+
 /** The running turn of a thread. */
 export class Turn {
   readonly live: LiveTurn;
@@ -53,6 +60,8 @@ export class Turn {
   readonly pendingCustomMessages: PendingCustomMessage[] = [];
   /** Resolves when the turn has settled. */
   done: Promise<void> = Promise.resolve();
+  /** Set as the turn opens; undefined for a turn that takes none. */
+  checkpoint: TurnCheckpoint | undefined;
   private interruptedFlag = false;
   private settlingFlag = false;
   /** Steers still in interception: settlement and interrupts reject them. */
@@ -75,7 +84,11 @@ export class Turn {
     start: Extract<SessionEntry, { type: "turn_start" }>,
     clientMessageId: string | undefined,
   ) {
-    this.live = new LiveTurn(port.threadId, start, clientMessageId, (n) => port.send(n));
+    this.live = new LiveTurn(port.threadId, start, clientMessageId, (n) => {
+      if (n.method === "item/completed" && n.params.item.type === "toolCall" && n.params.item.fileChanges)
+        this.checkpoint?.noteChanges(n.params.item.fileChanges);
+      port.send(n);
+    });
   }
 
   /**

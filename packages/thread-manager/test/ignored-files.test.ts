@@ -17,7 +17,7 @@ import {
   MAX_IGNORED_FILES,
   MAX_IGNORED_TOTAL_BYTES,
   repoPath,
-} from "../src/interactive/ignored-files.ts";
+} from "../src/checkpoints/ignored-files.ts";
 
 function tempRoot(): { root: string; [Symbol.dispose](): void } {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "knightcode-ignored-")));

@@ -1,5 +1,6 @@
 /**
- * Turn checkpoints for `/undo`, in git repositories only. Before each turn the working
+ * Turn checkpoints for `thread/undo` (the terminal's `/undo`), in git repositories only,
+ * taken by the server where the thread's files are. Before each turn the working
  * tree (tracked and untracked files, plus the ignored files `ignored-files.ts` picks) is
  * written as a git tree object through a private index file, so the user's index,
  * branches and stash stay untouched. Undo compares the checkpoint with the tree as it is
@@ -12,30 +13,20 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { FileChange } from "@knightcode/app-server-protocol";
+import type { FileChange, RestoredPath, UnrestoredPath } from "@knightcode/app-server-protocol";
 import type { SimpleGit } from "simple-git";
 import { chooseIgnoredFiles, repoPath } from "./ignored-files.ts";
 
-/** One restored path and what happened to it. */
-export interface RestoredPath {
-  path: string;
-  action: "restored" | "removed";
-}
-
-/** A file the turn changed that undo could not put back, and why. */
-export interface UnrestoredPath {
-  path: string;
-  reason: "outsideRepository" | "notCheckpointed";
-}
-
 /** What one undo did. */
 export interface UndoReport {
+  turnId: string;
   restored: RestoredPath[];
   notRestored: UnrestoredPath[];
 }
 
 /** The state before one turn, and what that turn's tool calls reported changing. */
 interface Checkpoint {
+  turnId: string;
   /** Resolves with the tree, or undefined when it could not be written. */
   tree: Promise<string | undefined>;
   /** The ignored files (repository paths) the tree holds. */
@@ -82,23 +73,26 @@ async function withPaths(git: SimpleGit, args: string[], paths: string[]): Promi
   return out;
 }
 
-/** The checkpoints of one working directory. */
+/** The checkpoints of one thread, in its working directory. */
 export class TurnCheckpoints {
   private readonly stack: Checkpoint[] = [];
+  /** How many turns undo went back so far (their checkpoints are used up). */
+  undone = 0;
   /** Every file a turn's edit/write calls changed (absolute), held by later checkpoints. */
   private readonly touched = new Set<string>();
   private repo: Promise<Repo | undefined> | undefined;
-  private readonly scratch = mkdtempSync(join(tmpdir(), "knightcode-checkpoint-"));
+  /** The private index files' folder, made with the first checkpoint (most threads take none). */
+  private scratchDir: string | undefined;
 
-  constructor(
-    private cwd: string,
-    /** Why no checkpoints are taken at all (attached to a server whose files are elsewhere). */
-    readonly disabledBecause?: string,
-  ) {}
+  constructor(readonly cwd: string) {}
+
+  private get scratch(): string {
+    this.scratchDir ??= mkdtempSync(join(tmpdir(), "knightcode-checkpoint-"));
+    return this.scratchDir;
+  }
 
   private open() {
     this.repo ??= (async () => {
-      if (this.disabledBecause !== undefined) return undefined;
       // simple-git loads with the first checkpoint, not at start-up
       const { simpleGit } = await import("simple-git");
       const git = simpleGit(this.cwd);
@@ -108,13 +102,6 @@ export class TurnCheckpoints {
       return { git: simpleGit({ baseDir: root, allowEnvironment: ["GIT_INDEX_FILE"] }), root, realIndex };
     })();
     return this.repo;
-  }
-
-  /** Follows the thread into its own folder (a worktree), as long as no checkpoint was taken. */
-  retarget(cwd: string): void {
-    if (this.stack.length > 0 || cwd === this.cwd) return;
-    this.cwd = cwd;
-    this.repo = undefined;
   }
 
   /** Whether checkpoints can be taken here. */
@@ -158,9 +145,14 @@ export class TurnCheckpoints {
     return nulFields(await repo.git.raw([LITERAL, ...args]));
   }
 
-  /** Records the state before a turn; changes reported from now on belong to it. */
-  async take(): Promise<void> {
-    const checkpoint: Checkpoint = { tree: Promise.resolve(undefined), ignored: [], changes: new Map() };
+  /** Records the state before turn `turnId`; changes reported from now on belong to it. */
+  async take(turnId: string): Promise<void> {
+    const checkpoint: Checkpoint = {
+      turnId,
+      tree: Promise.resolve(undefined),
+      ignored: [],
+      changes: new Map(),
+    };
     const taken = (async () => {
       const repo = await this.open();
       if (repo === undefined) return undefined;
@@ -203,6 +195,7 @@ export class TurnCheckpoints {
     const repo = await this.open();
     const checkpoint = this.stack.pop();
     if (repo === undefined || checkpoint === undefined) return undefined;
+    this.undone++;
     const before = await checkpoint.tree;
     if (before === undefined) return undefined;
     // the same ignored files as the checkpoint: one it does not hold must not look created
@@ -232,6 +225,7 @@ export class TurnCheckpoints {
       await withPaths(git, ["checkout-index", "-f"], restore);
     }
     return {
+      turnId: checkpoint.turnId,
       restored: [
         ...restore.map((path) => ({ path, action: "restored" as const })),
         ...removed.map((path) => ({ path, action: "removed" as const })),
@@ -275,6 +269,7 @@ export class TurnCheckpoints {
 
   /** Removes the private index files. */
   dispose(): void {
-    rmSync(this.scratch, { recursive: true, force: true });
+    if (this.scratchDir !== undefined) rmSync(this.scratchDir, { recursive: true, force: true });
+    this.scratchDir = undefined;
   }
 }
