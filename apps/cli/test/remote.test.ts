@@ -68,7 +68,11 @@ describe("knightcode --remote", () => {
     await using env = await mockedAgent();
     const cwd = env.agent.cwd;
     writeFileSync(join(cwd, "kept.txt"), "original\n");
-    for (const args of [["init", "-q"], ["add", "."], ["commit", "-qm", "init"]]) {
+    for (const args of [
+      ["init", "-q"],
+      ["add", "."],
+      ["commit", "-qm", "init"],
+    ]) {
       const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd });
       expect(run.exitCode).toBe(0);
     }
@@ -76,7 +80,10 @@ describe("knightcode --remote", () => {
     using client = elsewhere();
     env.mock.enqueue(
       toolCallReply(
-        { name: "edit", arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] } },
+        {
+          name: "edit",
+          arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] },
+        },
         { name: "write", arguments: { path: "made.txt", content: "made on the server\n" } },
       ),
       textReply("Changed two files."),

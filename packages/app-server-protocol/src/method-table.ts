@@ -82,7 +82,6 @@ import {
   ThreadTreeReadParams,
   ThreadTreeReadResult,
 } from "./methods/tree.ts";
-import { ThreadUndoParams, ThreadUndoResult } from "./methods/undo.ts";
 import {
   TurnInterruptParams,
   TurnInterruptResult,
@@ -95,6 +94,7 @@ import {
   TurnSteerParams,
   TurnSteerResult,
 } from "./methods/turns.ts";
+import { ThreadUndoParams, ThreadUndoResult } from "./methods/undo.ts";
 import {
   ThreadDiffParams,
   ThreadDiffResult,

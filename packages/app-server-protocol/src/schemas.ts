@@ -64,7 +64,6 @@ export {
   ServerDiagnosticsResult,
 } from "./methods/server.ts";
 export { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
-export { RestoredPath, ThreadUndoParams, ThreadUndoResult, UnrestoredPath } from "./methods/undo.ts";
 export {
   CommandListParams,
   CommandListResult,
@@ -113,6 +112,7 @@ export {
   TurnSteerParams,
   TurnSteerResult,
 } from "./methods/turns.ts";
+export { RestoredPath, ThreadUndoParams, ThreadUndoResult, UnrestoredPath } from "./methods/undo.ts";
 export {
   DiffFile,
   ThreadDiffParams,

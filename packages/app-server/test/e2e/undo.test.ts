@@ -67,13 +67,20 @@ for (const target of TARGETS) {
         writeFileSync(join(cwd, "kept.txt"), "original\n");
         commitEverything(cwd);
         writeFileSync(join(cwd, "draft.txt"), "uncommitted draft\n");
-        const { thread } = await server.client.request("thread/start", { cwd, model: MOCK_MODEL, approvalMode: "autoEdit" });
+        const { thread } = await server.client.request("thread/start", {
+          cwd,
+          model: MOCK_MODEL,
+          approvalMode: "autoEdit",
+        });
         expect(await undoRefusal(server, thread.id)).toEqual({ code: "nothingToUndo", data: { undone: 0 } });
         const turnId = await runTurn(
           server,
           thread.id,
           toolCallReply(
-            { name: "edit", arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] } },
+            {
+              name: "edit",
+              arguments: { path: "kept.txt", edits: [{ oldText: "original", newText: "changed" }] },
+            },
             { name: "write", arguments: { path: "draft.txt", content: "overwritten\n" } },
             { name: "write", arguments: { path: "new.txt", content: "brand new\n" } },
           ),
@@ -110,14 +117,21 @@ for (const target of TARGETS) {
         mkdirSync(join(cwd, "build"));
         writeFileSync(join(cwd, "build", "out.txt"), "built once\n");
         commitEverything(cwd);
-        const { thread } = await server.client.request("thread/start", { cwd, model: MOCK_MODEL, approvalMode: "fullAccess" });
+        const { thread } = await server.client.request("thread/start", {
+          cwd,
+          model: MOCK_MODEL,
+          approvalMode: "fullAccess",
+        });
         await runTurn(
           server,
           thread.id,
           toolCallReply(
             {
               name: "edit",
-              arguments: { path: "config.local.json", edits: [{ oldText: '"port": 1', newText: '"port": 2' }] },
+              arguments: {
+                path: "config.local.json",
+                edits: [{ oldText: '"port": 1', newText: '"port": 2' }],
+              },
             },
             { name: "write", arguments: { path: "secrets.local.json", content: "{}\n" } },
             { name: "write", arguments: { path: "build/out.txt", content: "built twice\n" } },
@@ -150,13 +164,21 @@ for (const target of TARGETS) {
         const cwd = server.agent.cwd;
         writeFileSync(join(cwd, "a.txt"), "zero\n");
         commitEverything(cwd);
-        const { thread } = await server.client.request("thread/start", { cwd, model: MOCK_MODEL, approvalMode: "autoEdit" });
+        const { thread } = await server.client.request("thread/start", {
+          cwd,
+          model: MOCK_MODEL,
+          approvalMode: "autoEdit",
+        });
         const held = await turnHeldAtApproval(server, thread.id);
         server.mock.enqueue(
           toolCallReply({ name: "write", arguments: { path: "a.txt", content: "two\n" } }),
           textReply("second"),
         );
-        const second = nextNotification(server.client, "turn/completed", (p: { threadId: string; turn: { id: string } }) => p.turn.id !== held.turnId);
+        const second = nextNotification(
+          server.client,
+          "turn/completed",
+          (p: { threadId: string; turn: { id: string } }) => p.turn.id !== held.turnId,
+        );
         await server.client.request("turn/queue/add", { threadId: thread.id, text: "then write" });
         writeFileSync(join(cwd, "a.txt"), "one\n");
         held.answer({ decision: "decline" });
@@ -188,7 +210,9 @@ for (const target of TARGETS) {
         writeFileSync(join(server.agent.cwd, "marker.txt"), "m\n");
         commitEverything(server.agent.cwd);
         const held = await turnHeldAtApproval(server, thread.id);
-        expect(await errorCode(client.request("thread/undo", { threadId: thread.id }))).toBe("turnInProgress");
+        expect(await errorCode(client.request("thread/undo", { threadId: thread.id }))).toBe(
+          "turnInProgress",
+        );
         held.answer({ decision: "decline" });
         await held.completed;
       },

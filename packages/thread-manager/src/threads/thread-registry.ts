@@ -17,8 +17,8 @@ import { defaultApprovalMode } from "@knightcode/approvals/modes";
 import type { McpHub } from "@knightcode/mcp";
 import { SessionFile, type SyncingSession } from "@knightcode/session-store";
 import type { Caller, ServerRequestPort, ThreadManagerEvent } from "../api.ts";
-import type { Clock } from "../clock.ts";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
+import type { Clock } from "../clock.ts";
 import {
   createThreadDialogUI,
   type DialogBroker,

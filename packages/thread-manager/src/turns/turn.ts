@@ -10,8 +10,8 @@ import type { ImageContent, UserMessage } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import type { AgentMessage, CustomMessage, SessionEntry } from "@knightcode/session-store";
 import type { Caller } from "../api.ts";
-import type { FileChange } from "../shapes.ts";
 import { userMessage } from "../history/message-content.ts";
+import type { FileChange } from "../shapes.ts";
 import { LiveTurn } from "./live-turn.ts";
 import type { TurnPort } from "./turn-port.ts";
 
