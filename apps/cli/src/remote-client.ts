@@ -11,10 +11,11 @@
 import {
   AppServerClient,
   ReconnectingTransport,
+  type ThreadResumeResult,
   type Transport,
   WebSocketTransport,
 } from "@knightcode/app-server-protocol";
-import type { TerminalClient } from "./terminal-client.ts";
+import type { ConnectionEvents, TerminalClient } from "./terminal-client.ts";
 
 /** The variable `--remote` reads its token from unless `--remote-token-env` names another. */
 export const DEFAULT_REMOTE_TOKEN_ENV = "KNIGHTCODE_REMOTE_TOKEN";
@@ -32,6 +33,7 @@ export interface RemoteClientOptions {
 export interface RemoteClient extends TerminalClient {
   /** Where the server runs: the directory new threads and `-c` use. */
   cwd: string;
+  connection: ConnectionEvents;
 }
 
 /** Attaching failed: the reason, for one line on stderr. */
@@ -67,7 +69,13 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
       };
     }
     // a dropped connection is made again and its threads resumed where the screen stopped
-    const transport = new ReconnectingTransport({ open });
+    const connection: ConnectionEvents = {};
+    const transport = new ReconnectingTransport({
+      open,
+      onReconnecting: (attempt, error) => connection.onReconnecting?.(attempt, error),
+      onReconnected: () => connection.onReconnected?.(),
+      onGap: (threadId, result) => connection.onGap?.(threadId, result as ThreadResumeResult),
+    });
     const client = new AppServerClient(transport);
     await client.connect();
     const initialized = await client.initialize({
@@ -78,6 +86,7 @@ export async function connectRemoteClient(options: RemoteClientOptions): Promise
     return {
       client,
       cwd: initialized.platform.cwd ?? initialized.platform.homeDir,
+      connection,
       close: () => {
         closing ??= client.close().catch(() => undefined);
         return closing;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInProcessClient } from "@knightcode/app-server";
-import type { AppServerClient, ExtensionFlagArg } from "@knightcode/app-server-protocol";
+import type { AppServerClient, ExtensionFlagArg, ThreadResumeResult } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import { startLazyHost } from "./lazy-host.ts";
 
@@ -44,10 +44,25 @@ export interface TerminalClientOptions {
   components?: LiveComponentSurface;
 }
 
+/**
+ * What a connection that can drop (`--remote`) does after the first attach, for the
+ * screen to show: the handlers are set by whoever draws, and called by the transport.
+ */
+export interface ConnectionEvents {
+  /** The connection dropped and is being made again; `attempt` counts from 1. */
+  onReconnecting?(attempt: number, error: Error | undefined): void;
+  /** A new connection is up and the followed threads are resumed. */
+  onReconnected?(): void;
+  /** The server no longer held a thread's gap: its resume snapshot, to redraw from. */
+  onGap?(threadId: string, resumed: ThreadResumeResult): void;
+}
+
 /** A connected client plus the teardown that flushes sessions and releases the host. */
 export interface TerminalClient {
   client: AppServerClient;
   close(): Promise<void>;
+  /** Set for a connection that can drop and come back (`--remote`). */
+  connection?: ConnectionEvents;
 }
 
 /** Builds the host, connects and performs the handshake. */

@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { AppServerClient, WebSocketTransport } from "@knightcode/app-server-protocol";
 import { startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
 import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { startListenerChild } from "./support/listener.ts";
@@ -154,7 +155,7 @@ describe("knightcode --remote", () => {
 });
 
 describe("knightcode --remote across a dropped connection", () => {
-  test("the connection is cut mid-reply: the terminal reconnects and the reply finishes on screen, whole", async () => {
+  test("the connection is cut mid-reply: the footer says it is reconnecting, then reconnected, and the reply finishes on screen, whole", async () => {
     await using env = await mockedAgent();
     await using listener = await startListenerChild(env);
     const proxy = await startCuttableProxy(Number(new URL(listener.url.replace(/^ws/, "http")).port));
@@ -177,17 +178,70 @@ describe("knightcode --remote across a dropped connection", () => {
       await tty.waitFor("mock-completions/mock-model");
       tty.type("stream something");
       await tty.waitFor("part0");
+      // held in its reconnect loop until the note was seen
+      proxy.refuse(true);
       proxy.cut();
       resume.resolve();
+      await tty.waitFor(/connection lost: reconnecting… attempt [2-9]/);
+      proxy.refuse(false);
+      await tty.waitFor("reconnected; the thread goes on where it was");
       const screen = await tty.waitFor("part23");
       // the reply wraps on screen: compare it with its line breaks as spaces; each part
       // once and in order means nothing was replayed twice and nothing was lost
       expect(screen.replace(/\s+/g, " ")).toContain(words.join(" "));
       expect(screen.split("part23").length).toBe(2);
+      expect(screen).not.toContain("connection lost");
       expect(proxy.accepted).toBe(2);
       tty.write(KEYS.ctrlD);
       expect(await tty.exited).toBe(0);
     } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  test("a gap longer than the server keeps: the thread is redrawn from the resume snapshot, the whole reply once", async () => {
+    await using env = await mockedAgent();
+    // two notifications of replay: the reply's remaining deltas outrun it
+    await using listener = await startListenerChild(env, undefined, ["--replay-notifications", "2"]);
+    const proxy = await startCuttableProxy(Number(new URL(listener.url.replace(/^ws/, "http")).port));
+    using client = elsewhere();
+    // a second client, straight to the server, sees the turn end while the terminal is away
+    const watcher = new AppServerClient(new WebSocketTransport(listener.url, { token: listener.token! }));
+    try {
+      await watcher.connect();
+      await watcher.initialize({ clientInfo: { name: "watcher", version: "1" } });
+      const finished = Promise.withResolvers<void>();
+      watcher.onNotification("thread/turn/completed", () => finished.resolve());
+      const resume = Promise.withResolvers<void>();
+      const words = Array.from({ length: 24 }, (_, i) => `chunk${i}`);
+      env.mock.enqueue({
+        ...textReply(words.join(" "), 24),
+        pauseAfterEvents: 4,
+        resumeWhen: resume.promise,
+      });
+      await using tty = new PtySession(
+        ["--remote", `ws://127.0.0.1:${proxy.port}`, "--approval-mode", "fullAccess"],
+        { cwd: client.dir, env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! } },
+      );
+      await tty.waitFor("mock-completions/mock-model");
+      tty.type("stream something");
+      await tty.waitFor("chunk0");
+      proxy.refuse(true);
+      proxy.cut();
+      resume.resolve();
+      await tty.waitFor("reconnecting…");
+      await finished.promise;
+      expect(tty.text()).not.toContain("chunk23");
+      proxy.refuse(false);
+      const screen = await tty.waitFor("redrawn from its snapshot");
+      expect(screen.replace(/\s+/g, " ")).toContain(words.join(" "));
+      expect(screen.split("chunk23").length).toBe(2);
+      // the prompt is on screen once: the view was drawn anew, not appended to
+      expect(screen.split("stream something").length).toBe(2);
+      tty.write(KEYS.ctrlD);
+      expect(await tty.exited).toBe(0);
+    } finally {
+      await watcher.close();
       await proxy.close();
     }
   }, 60_000);

@@ -189,6 +189,12 @@ export type {
   TurnSteerResult,
 } from "./methods/turns.ts";
 export type {
+  RestoredPath,
+  ThreadUndoParams,
+  ThreadUndoResult,
+  UnrestoredPath,
+} from "./methods/undo.ts";
+export type {
   DiffFile,
   ThreadDiffParams,
   ThreadDiffResult,

@@ -1,7 +1,9 @@
 /**
  * A loopback TCP proxy a test can cut: every connection through it is piped to the
  * target port, and `cut()` resets them all at once, as a network failure would, while the
- * proxy keeps accepting new ones (the client's reconnect goes through).
+ * proxy keeps accepting new ones (the client's reconnect goes through). `refuse(true)`
+ * resets new connections as they arrive, so a test can hold a client in its reconnect
+ * loop for as long as it needs, then `refuse(false)` lets the next attempt through.
  */
 import { createServer, connect as dial, type Socket } from "node:net";
 
@@ -12,6 +14,10 @@ export interface CuttableProxy {
   readonly accepted: number;
   /** Resets every open connection, both ways. */
   cut(): void;
+  /** While true, each new connection is reset at once (not counted in `accepted`). */
+  refuse(refusing: boolean): void;
+  /** Connections reset by `refuse` so far. */
+  readonly refused: number;
   close(): Promise<void>;
 }
 
@@ -19,7 +25,15 @@ export interface CuttableProxy {
 export async function startCuttableProxy(targetPort: number): Promise<CuttableProxy> {
   const sockets = new Set<Socket>();
   let accepted = 0;
+  let refused = 0;
+  let refusing = false;
   const server = createServer((client) => {
+    if (refusing) {
+      refused++;
+      client.on("error", () => {});
+      client.resetAndDestroy();
+      return;
+    }
     accepted++;
     const upstream = dial(targetPort, "127.0.0.1");
     for (const socket of [client, upstream]) {
@@ -39,8 +53,14 @@ export async function startCuttableProxy(targetPort: number): Promise<CuttablePr
     get accepted() {
       return accepted;
     },
+    get refused() {
+      return refused;
+    },
     cut() {
       for (const socket of sockets) socket.resetAndDestroy();
+    },
+    refuse(on) {
+      refusing = on;
     },
     close() {
       for (const socket of sockets) socket.destroy();

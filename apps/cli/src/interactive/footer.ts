@@ -51,9 +51,12 @@ export class Footer implements Block {
   usage: TokenUsage | undefined;
   /** Extension status lines (`ctx.ui.setStatus`), by key. */
   readonly statuses = new Map<string, string>();
+  /** The connection's trouble (`--remote` reconnecting), shown first while it lasts. */
+  connection: string | undefined;
   constructor(private readonly cwd: string) {}
   render(width: number): string[] {
     const lines = footerLines(this.cwd, this.thread, this.usage, width);
+    if (this.connection !== undefined) lines.unshift(fitLine(style.warning(this.connection), width));
     if (this.statuses.size === 0) return lines;
     return [...lines, fitLine(style.muted([...this.statuses.values()].join(" · ")), width)];
   }

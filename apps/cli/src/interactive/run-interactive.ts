@@ -69,6 +69,10 @@ export async function runInteractive(
     view: app.view,
     threadId: () => app.session.threadId,
   });
+  if (connection.connection !== undefined) {
+    const { showConnectionChanges } = await import("./connection-status.ts");
+    showConnectionChanges(app, connection.connection);
+  }
   /** The worktree thread this run made: on exit it goes if unchanged, else stays named. */
   let made: Thread | undefined;
   try {

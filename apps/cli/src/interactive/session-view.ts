@@ -68,10 +68,18 @@ export class SessionView {
     this.runningTurnId = resumed?.runningTurn?.id;
     this.queueBlock.queue = resumed?.queue ?? { steering: [], followUp: [] };
     this.view.clear();
+    const shown = new Set<string>();
     for (const ref of resumed?.turns ?? []) {
       const turn = await this.client.resolveTurn(ref);
+      shown.add(turn.id);
       for (const item of turn.items ?? []) this.view.showItem(turn.id, await this.resolve(item));
       this.view.showOutcome(turn);
+    }
+    // the running turn's snapshot goes in before the deltas that follow it
+    const running = resumed?.runningTurn;
+    if (running !== undefined && !shown.has(running.id)) {
+      const turn = await this.client.resolveTurn(running);
+      for (const item of turn.items ?? []) this.view.showItem(turn.id, await this.resolve(item));
     }
     if (this.runningTurnId !== undefined) this.spinner.start();
     this.changed();

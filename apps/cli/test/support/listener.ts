@@ -13,8 +13,10 @@ export interface ListenerChild extends AsyncDisposable {
 export async function startListenerChild(
   env: MockedAgent,
   listen = "ws://127.0.0.1:0",
+  /** More `app-server` flags (`--replay-notifications 2`). */
+  flags: readonly string[] = [],
 ): Promise<ListenerChild> {
-  const server = spawnServerChild(["--listen", listen], {
+  const server = spawnServerChild(["--listen", listen, ...flags], {
     cwd: env.agent.cwd,
     env: { ...process.env, ...env.env },
   });
