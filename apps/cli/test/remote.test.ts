@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { AppServerClient, WebSocketTransport } from "@knightcode/app-server-protocol";
-import { startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
-import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
-import { startListenerChild } from "./support/listener.ts";
+import { type CuttableProxy, startCuttableProxy, textReply, toolCallReply } from "@knightcode/testkit";
+import { type MockedAgent, mockedAgent, requestText, runCli } from "./support/cli-run.ts";
+import { type ListenerChild, startListenerChild } from "./support/listener.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
 /** A directory that is not the project, and an environment that knows no agent dir. */
@@ -154,6 +154,22 @@ describe("knightcode --remote", () => {
   }, 60_000);
 });
 
+/** A 24-word reply that pauses after its first deltas until `resume` resolves. */
+function enqueuePausedReply(env: MockedAgent, word: string) {
+  const resume = Promise.withResolvers<void>();
+  const words = Array.from({ length: 24 }, (_, i) => `${word}${i}`);
+  env.mock.enqueue({ ...textReply(words.join(" "), 24), pauseAfterEvents: 4, resumeWhen: resume.promise });
+  return { words, resume };
+}
+
+/** The terminal attached to the listener through the proxy (so the test can cut it). */
+function attachThrough(proxy: CuttableProxy, listener: ListenerChild, client: ReturnType<typeof elsewhere>) {
+  return new PtySession(["--remote", `ws://127.0.0.1:${proxy.port}`, "--approval-mode", "fullAccess"], {
+    cwd: client.dir,
+    env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
+  });
+}
+
 describe("knightcode --remote across a dropped connection", () => {
   test("the connection is cut mid-reply: the footer says it is reconnecting, then reconnected, and the reply finishes on screen, whole", async () => {
     await using env = await mockedAgent();
@@ -161,20 +177,8 @@ describe("knightcode --remote across a dropped connection", () => {
     const proxy = await startCuttableProxy(Number(new URL(listener.url.replace(/^ws/, "http")).port));
     using client = elsewhere();
     try {
-      const resume = Promise.withResolvers<void>();
-      const words = Array.from({ length: 24 }, (_, i) => `part${i}`);
-      env.mock.enqueue({
-        ...textReply(words.join(" "), 24),
-        pauseAfterEvents: 4,
-        resumeWhen: resume.promise,
-      });
-      await using tty = new PtySession(
-        ["--remote", `ws://127.0.0.1:${proxy.port}`, "--approval-mode", "fullAccess"],
-        {
-          cwd: client.dir,
-          env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! },
-        },
-      );
+      const { words, resume } = enqueuePausedReply(env, "part");
+      await using tty = attachThrough(proxy, listener, client);
       await tty.waitFor("mock-completions/mock-model");
       tty.type("stream something");
       await tty.waitFor("part0");
@@ -212,17 +216,8 @@ describe("knightcode --remote across a dropped connection", () => {
       await watcher.initialize({ clientInfo: { name: "watcher", version: "1" } });
       const finished = Promise.withResolvers<void>();
       watcher.onNotification("thread/turn/completed", () => finished.resolve());
-      const resume = Promise.withResolvers<void>();
-      const words = Array.from({ length: 24 }, (_, i) => `chunk${i}`);
-      env.mock.enqueue({
-        ...textReply(words.join(" "), 24),
-        pauseAfterEvents: 4,
-        resumeWhen: resume.promise,
-      });
-      await using tty = new PtySession(
-        ["--remote", `ws://127.0.0.1:${proxy.port}`, "--approval-mode", "fullAccess"],
-        { cwd: client.dir, env: { ...client.env, KNIGHTCODE_REMOTE_TOKEN: listener.token! } },
-      );
+      const { words, resume } = enqueuePausedReply(env, "chunk");
+      await using tty = attachThrough(proxy, listener, client);
       await tty.waitFor("mock-completions/mock-model");
       tty.type("stream something");
       await tty.waitFor("chunk0");
@@ -235,9 +230,8 @@ describe("knightcode --remote across a dropped connection", () => {
       proxy.refuse(false);
       const screen = await tty.waitFor("redrawn from its snapshot");
       expect(screen.replace(/\s+/g, " ")).toContain(words.join(" "));
+      // the deltas sent while away were never replayed: only the redraw can show the end
       expect(screen.split("chunk23").length).toBe(2);
-      // the prompt is on screen once: the view was drawn anew, not appended to
-      expect(screen.split("stream something").length).toBe(2);
       tty.write(KEYS.ctrlD);
       expect(await tty.exited).toBe(0);
     } finally {
