@@ -196,7 +196,7 @@ describe("built-in commands in the terminal", () => {
     await using tty = new PtySession([], { cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("change things");
-    await tty.waitFor("Changed three files.");
+    await tty.waitForTurnEnd("Changed three files.");
     expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("changed\n");
     tty.type("/undo");
     await tty.waitFor("Undid the last turn's file changes (3)");
@@ -233,7 +233,7 @@ describe("built-in commands in the terminal", () => {
     await using tty = new PtySession([], { cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("change the config");
-    await tty.waitFor("Changed the ignored files.");
+    await tty.waitForTurnEnd("Changed the ignored files.");
     expect(readFileSync(join(cwd, "config.local.json"), "utf8")).toBe('{"port": 2}\n');
     tty.type("/undo");
     const screen = await tty.waitFor("Not restored, still as the turn left them (2)");
@@ -257,7 +257,7 @@ describe("built-in commands in the terminal", () => {
       textReply("Rebuilt."),
     );
     tty.type("rebuild");
-    await tty.waitFor("Rebuilt.");
+    await tty.waitForTurnEnd("Rebuilt.");
     expect(readFileSync(join(cwd, "build", "out.txt"), "utf8")).toBe("built thrice\n");
     tty.type("/undo");
     await tty.waitFor("Undid the last turn's file changes (1)");

@@ -95,7 +95,7 @@ describe("knightcode --remote", () => {
     });
     await tty.waitFor("mock-completions/mock-model");
     tty.type("change two files");
-    await tty.waitFor("Changed two files.");
+    await tty.waitForTurnEnd("Changed two files.");
     expect(readFileSync(join(cwd, "kept.txt"), "utf8")).toBe("changed\n");
     tty.type("/undo");
     const screen = await tty.waitFor("Undid the last turn's file changes (2)");

@@ -150,6 +150,14 @@ export class PtySession implements AsyncDisposable {
   }
 
   /** Types raw input. */
+  /**
+   * Waits until `text` is on screen and the turn has ended (the working line, which says
+   * "Esc to interrupt", is gone): a reply's text shows before the turn settles.
+   */
+  waitForTurnEnd(text: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
+    return this.waitFor((screen) => screen.includes(text) && !screen.includes("Esc to interrupt"), timeoutMs);
+  }
+
   write(data: string): void {
     this.proc.terminal?.write(data);
   }
