@@ -133,12 +133,6 @@ export type {
 } from "./methods/server.ts";
 export type { ThreadShellRunParams, ThreadShellRunResult } from "./methods/shell.ts";
 export type {
-  RestoredPath,
-  ThreadUndoParams,
-  ThreadUndoResult,
-  UnrestoredPath,
-} from "./methods/undo.ts";
-export type {
   CommandCompleteParams,
   CommandCompleteResult,
   CommandListParams,
