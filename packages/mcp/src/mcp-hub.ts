@@ -6,6 +6,8 @@
  */
 import { resolve } from "node:path";
 import type { McpServerSettings } from "@knightcode/config";
+import type { AuthorizationOpener } from "./oauth-flow.ts";
+import { openInBrowser } from "./open-url.ts";
 import { McpServerConnection } from "./server-connection.ts";
 
 /** How the hub starts servers. */
@@ -15,6 +17,13 @@ export interface McpHubOptions {
   /** Receives labelled server stderr lines and lifecycle notes. Default: our stderr. */
   log?: (line: string) => void;
   clientVersion?: string;
+  /**
+   * Where HTTP servers' OAuth credentials are kept (the agent dir's `mcp-oauth/`); absent,
+   * a server that asks for OAuth fails to start as before.
+   */
+  oauthDir?: string;
+  /** Sends the user to an authorization URL. Default: the system's opener, and the URL on stderr. */
+  openAuthorizationUrl?: AuthorizationOpener;
 }
 
 /** A thread's hold on a shared connection. */
@@ -90,6 +99,14 @@ export class McpHub {
     await Promise.all(entries.map((entry) => entry.connection.close()));
   }
 
+  #defaultOpener(): AuthorizationOpener {
+    const log = this.options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+    return (url, server) => {
+      log(`[mcp:${server}] sign in to continue: ${url.toString()}`);
+      openInBrowser(url.toString(), log);
+    };
+  }
+
   #connect(name: string, config: McpServerSettings, cwd: string): McpServerConnection {
     const connection = new McpServerConnection({
       name,
@@ -98,6 +115,14 @@ export class McpHub {
       env: this.options.env ?? process.env,
       log: this.options.log ?? ((line) => process.stderr.write(`${line}\n`)),
       clientVersion: this.options.clientVersion ?? "0.1.0",
+      ...(this.options.oauthDir !== undefined
+        ? {
+            oauth: {
+              dir: this.options.oauthDir,
+              open: this.options.openAuthorizationUrl ?? this.#defaultOpener(),
+            },
+          }
+        : {}),
     });
     if (this.#closed) void connection.close();
     else void connection.start();

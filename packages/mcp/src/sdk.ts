@@ -4,6 +4,7 @@
  * and a thread without MCP servers must not pay that on its way to `thread/start`.
  * Everything that needs the SDK's values goes through `loadMcpSdk`; types stay static.
  */
+import type { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
@@ -14,6 +15,7 @@ import type {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { OAuthFlow } from "./oauth-flow.ts";
 import type { ChildStdioTransport } from "./stdio-transport.ts";
 
 /** The SDK values the connections use (named, so declarations of this package stay portable). */
@@ -27,14 +29,18 @@ export interface McpSdk {
   PromptListChangedNotificationSchema: typeof PromptListChangedNotificationSchema;
   ResourceListChangedNotificationSchema: typeof ResourceListChangedNotificationSchema;
   ChildStdioTransport: typeof ChildStdioTransport;
+  UnauthorizedError: typeof UnauthorizedError;
+  OAuthFlow: typeof OAuthFlow;
 }
 
 async function importSdk(): Promise<McpSdk> {
-  const [client, http, types, stdio] = await Promise.all([
+  const [client, http, types, stdio, auth, flow] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("./stdio-transport.ts"),
+    import("@modelcontextprotocol/sdk/client/auth.js"),
+    import("./oauth-flow.ts"),
   ]);
   return {
     Client: client.Client,
@@ -46,6 +52,8 @@ async function importSdk(): Promise<McpSdk> {
     PromptListChangedNotificationSchema: types.PromptListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: types.ResourceListChangedNotificationSchema,
     ChildStdioTransport: stdio.ChildStdioTransport,
+    UnauthorizedError: auth.UnauthorizedError,
+    OAuthFlow: flow.OAuthFlow,
   };
 }
 

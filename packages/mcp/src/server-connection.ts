@@ -21,12 +21,8 @@ import type {
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { allPages, ChangedList } from "./changed-list.ts";
-import {
-  createMessageResultOf,
-  type McpSampler,
-  SamplingDeclinedError,
-  samplingRequestOf,
-} from "./sampling.ts";
+import type { AuthorizationOpener, OAuthFlow } from "./oauth-flow.ts";
+import { type SamplingCall, SamplingCalls } from "./sampling-calls.ts";
 import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
 
@@ -38,17 +34,6 @@ export const TOOL_CALL_TIMEOUT_MS = 10 * 60_000;
 export const PROMPT_GET_TIMEOUT_MS = 60_000;
 /** A `resources/read` may take as long as a `prompts/get`. */
 export const RESOURCE_READ_TIMEOUT_MS = PROMPT_GET_TIMEOUT_MS;
-
-/** MCP's error code for a request the user rejected (sampling, elicitation). */
-const USER_REJECTED = -1;
-/** JSON-RPC's invalid request: a sampling request with no tool call of ours to answer it. */
-const INVALID_REQUEST = -32600;
-
-/** A tool call in flight that can answer the server's sampling requests. */
-interface SamplingCall {
-  toolCallId: string;
-  sample: McpSampler;
-}
 
 /** Where a connection is in its life. */
 export type ConnectionState = "starting" | "ready" | "failed" | "stopped";
@@ -71,6 +56,8 @@ export interface ConnectionOptions {
   /** Where the server's stderr lines go, labelled with its name; never our stdout. */
   log(line: string): void;
   clientVersion: string;
+  /** OAuth for HTTP servers that ask for it: where credentials are kept, how the user is sent to sign in. */
+  oauth?: { dir: string; open: AuthorizationOpener };
 }
 
 /** One server process or HTTP session, shared by the threads with the same config and cwd. */
@@ -90,8 +77,8 @@ export class McpServerConnection {
   #sdk: McpSdk | undefined;
   #client: Client | undefined;
   #transport: Transport | undefined;
-  /** Tool calls in flight whose thread answers sampling, newest last. */
-  readonly #samplingCalls: SamplingCall[] = [];
+  readonly #samplingCalls = new SamplingCalls();
+  #oauth: OAuthFlow | undefined;
   #junkReported = false;
   #exitedWhileStarting: string | undefined;
   #started: Promise<void> | undefined;
@@ -115,27 +102,9 @@ export class McpServerConnection {
       { name: "knightcode", version: this.options.clientVersion },
       { capabilities: { sampling: {} } },
     );
-    client.setRequestHandler(sdk.CreateMessageRequestSchema, async (request, extra) => {
-      // Shared servers get no routing on the wire: the newest call in flight that can
-      // answer is the one the request came from in every case a single call is running.
-      const call = this.#samplingCalls.at(-1);
-      if (call === undefined) {
-        throw new sdk.McpError(
-          INVALID_REQUEST,
-          "KnightCode answers sampling requests only while one of this server's tools is running",
-        );
-      }
-      try {
-        const reply = await call.sample(
-          samplingRequestOf(this.options.name, call.toolCallId, request.params),
-          extra.signal,
-        );
-        return createMessageResultOf(reply);
-      } catch (error) {
-        if (error instanceof SamplingDeclinedError) throw new sdk.McpError(USER_REJECTED, error.message);
-        throw error;
-      }
-    });
+    client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
+      this.#samplingCalls.answer(sdk, this.options.name, request.params, extra.signal),
+    );
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
       this.#toolsChanged.stale = true;
       this.#emit({ type: "toolsChanged" });
@@ -201,7 +170,7 @@ export class McpServerConnection {
           this.#client = client;
           if (this.state !== "starting") return "closed" as const; // closed while the SDK loaded
           this.#transport = this.#createTransport(sdk);
-          await client.connect(this.#transport, { timeout: timeoutMs });
+          await this.#connect(sdk, client, timeoutMs);
           await this.#listTools(timeoutMs);
           // A server whose prompt list fails still offers its tools.
           await this.#listPrompts(timeoutMs).catch((error) =>
@@ -224,11 +193,39 @@ export class McpServerConnection {
     }
   }
 
+  /**
+   * Connects; a server that answers 401 sends the user to sign in (the SDK's flow), and
+   * once the loopback redirect brings the code, the tokens are fetched and stored and a
+   * fresh client connects with them. All within the start timeout.
+   */
+  async #connect(sdk: McpSdk, client: Client, timeoutMs: number): Promise<void> {
+    try {
+      await client.connect(this.#transport!, { timeout: timeoutMs });
+      return;
+    } catch (error) {
+      if (this.#oauth === undefined || !(error instanceof sdk.UnauthorizedError)) throw error;
+    }
+    const flow = this.#oauth;
+    const code = await flow.code();
+    const transport = this.#transport as InstanceType<McpSdk["StreamableHTTPClientTransport"]>;
+    await transport.finishAuth(code);
+    await transport.close().catch(() => undefined);
+    if (this.state !== "starting") return;
+    const signedIn = this.#sdkClient(sdk);
+    this.#client = signedIn;
+    this.#transport = this.#createTransport(sdk);
+    await signedIn.connect(this.#transport, { timeout: timeoutMs });
+    this.options.log(`[mcp:${this.options.name}] signed in; credentials saved to ${flow.store.path}`);
+  }
+
   #createTransport(sdk: McpSdk): Transport {
     const { config, name } = this.options;
     if ("url" in config) {
+      const oauth = this.options.oauth;
+      if (oauth !== undefined) this.#oauth ??= new sdk.OAuthFlow(name, config.url, oauth.dir, oauth.open);
       return new sdk.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...(config.headers ?? {}) } },
+        ...(this.#oauth !== undefined ? { authProvider: this.#oauth.provider() } : {}),
       });
     }
     const transport = new sdk.ChildStdioTransport(
@@ -373,17 +370,14 @@ export class McpServerConnection {
     if (this.state !== "ready" || client === undefined || sdk === undefined) {
       throw new Error(`MCP server "${this.options.name}" is ${this.state}`);
     }
-    if (sampling !== undefined) this.#samplingCalls.push(sampling);
-    try {
-      const result = await client.callTool({ name, arguments: args }, sdk.CallToolResultSchema, {
+    const result = await this.#samplingCalls.during(sampling, () =>
+      client.callTool({ name, arguments: args }, sdk.CallToolResultSchema, {
         signal,
         timeout: TOOL_CALL_TIMEOUT_MS,
         resetTimeoutOnProgress: true,
-      });
-      return result as CallToolResult;
-    } finally {
-      if (sampling !== undefined) this.#samplingCalls.splice(this.#samplingCalls.indexOf(sampling), 1);
-    }
+      }),
+    );
+    return result as CallToolResult;
   }
 
   async #fail(message: string, announce: boolean): Promise<void> {
@@ -413,6 +407,7 @@ export class McpServerConnection {
   }
 
   async #closeTransport(): Promise<void> {
+    this.#oauth?.close();
     try {
       await this.#client?.close();
     } catch {

@@ -4,6 +4,7 @@
  * and the turn methods (loaded with the first turn, `turns/lazy-turns.ts`). The manager
  * itself only routes methods to these.
  */
+import { join } from "node:path";
 import { type Model, streamModel } from "@knightcode/ai";
 import type { ModelRef } from "@knightcode/app-server-protocol";
 import { resolveAgentDir } from "@knightcode/config";
@@ -67,12 +68,13 @@ export interface ManagerParts {
 /** Builds a manager's parts. */
 export function wireManager(options: ThreadManagerOptions, outside: ManagerOutside): ManagerParts {
   const env = options.env ?? process.env;
-  const mcpHub = options.mcpHub ?? new McpHub({ env });
   const ctx: LoaderContext = {
     agentDir: options.agentDir ?? resolveAgentDir(env),
     sessionDir: options.sessionDir,
     env,
   };
+  // OAuth credentials of HTTP servers live in the agent dir, never in settings
+  const mcpHub = options.mcpHub ?? new McpHub({ env, oauthDir: join(ctx.agentDir, "mcp-oauth") });
   const clock = options.clock ?? systemClock;
   const models = warmingModelSource(options.models ?? registryModelSource(ctx.agentDir, env));
   const dirs = new SessionDirectories(ctx);
