@@ -12,6 +12,7 @@
  * client (desktop, ACP, `--remote`) gets the calls as inert, with a warning.
  */
 import type { ComponentFactory, CustomComponentOptions, LiveComponentSurface } from "@knightcode/extensions";
+import { plainTheme } from "@knightcode/extensions/pi-theme";
 import type { OverlayHandle, OverlayOptions } from "@mariozechner/pi-tui";
 import type { ConversationView } from "./conversation-view.ts";
 import type { Block } from "./ui/block.ts";
@@ -30,25 +31,8 @@ export interface ComponentHome {
   threadId(): string | undefined;
 }
 
-const identity = (text: string) => text;
-
 /** pi's `Theme` for components: colours are left to the component's own text. */
-const THEME = {
-  name: "knightcode",
-  fg: (_color: string, text: string) => text,
-  bg: (_color: string, text: string) => text,
-  bold: identity,
-  italic: identity,
-  underline: identity,
-  inverse: identity,
-  strikethrough: identity,
-  dim: identity,
-  getFgAnsi: () => "",
-  getBgAnsi: () => "",
-  getColorMode: () => "truecolor",
-  getThinkingBorderColor: () => identity,
-  getBashModeBorderColor: () => identity,
-};
+const THEME = plainTheme();
 
 /** pi's footer data: what the built-in footer knows that a component cannot read itself. */
 const FOOTER_DATA = {

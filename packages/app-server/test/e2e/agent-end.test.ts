@@ -5,28 +5,28 @@
  * `triggerTurn` it starts the next turn once the first has settled.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type {
-  AppServerClient,
   ItemCompletedNotification,
   ThreadReadResult,
   TurnCompletedNotification,
 } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, nextNotification, recordNotifications, startThread, TARGETS } from "./harness.ts";
+import {
+  E2E_TIMEOUT,
+  nextNotification,
+  recordNotifications,
+  startThread,
+  TARGETS,
+  transcriptLines,
+  turnCompleted,
+} from "./harness.ts";
 
 const RENDERER = join(import.meta.dir, "fixtures", "extensions", "reply-renderer.ts");
 
-const turnDone = (client: AppServerClient, threadId: string) =>
-  nextNotification<TurnCompletedNotification>(client, "turn/completed", (p) => p.threadId === threadId);
+const turnDone = turnCompleted;
 
-function entries(path: string): Record<string, unknown>[] {
-  return readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const entries = transcriptLines;
 
 for (const target of TARGETS) {
   describe(`[${target.name}] agent_end`, () => {

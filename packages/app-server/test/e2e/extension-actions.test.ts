@@ -4,23 +4,15 @@
  * during a running turn.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, nextNotification, startThread, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, startThread, TARGETS, transcriptLines, turnCompleted } from "./harness.ts";
 
 const MESSENGER = join(import.meta.dir, "fixtures", "extensions", "messenger.ts");
 
-const turnDone = (client: AppServerClient, threadId: string) =>
-  nextNotification<TurnCompletedNotification>(client, "turn/completed", (p) => p.threadId === threadId);
+const turnDone = turnCompleted;
 
-function entries(path: string): Record<string, unknown>[] {
-  return readFileSync(path, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
+const entries = transcriptLines;
 
 for (const target of TARGETS) {
   describe(`[${target.name}] extension actions`, () => {

@@ -4,7 +4,7 @@
  * model is the testkit's loopback mock, reached over real HTTP from either. The child is
  * the sources or, with `KNIGHTCODE_BIN`, the compiled binary (testkit's `knightcodeArgv`).
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import {
   AppServerClient,
@@ -365,6 +365,23 @@ export function nextNotification<T = unknown>(
       resolve(params as T);
     });
   });
+}
+
+/** The next `turn/completed` of a thread. */
+export function turnCompleted(client: AppServerClient, threadId: string): Promise<TurnCompletedNotification> {
+  return nextNotification<TurnCompletedNotification>(
+    client,
+    "turn/completed",
+    (p) => p.threadId === threadId,
+  );
+}
+
+/** A transcript's lines (its header first), parsed. */
+export function transcriptLines(path: string): Record<string, unknown>[] {
+  return readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /** Records every notification method (and params) a client receives, in order. */
