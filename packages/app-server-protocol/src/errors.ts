@@ -23,7 +23,6 @@ export const ERROR_CODES = [
   "payloadNotFound",
   "toolMissing",
   "nothingToUndo",
-  "notInGitRepository",
   "lineTooLong",
   "overloaded",
   "shuttingDown",

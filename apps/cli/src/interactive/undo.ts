@@ -25,7 +25,7 @@ export async function undoLastTurn(app: InteractiveApp): Promise<void> {
   try {
     result = await app.client.request("thread/undo", { threadId });
   } catch (error) {
-    if (isAppServerError(error, "notInGitRepository")) {
+    if (isAppServerError(error, "invalidParams") && isRefusal(error.data, "notGitRepository")) {
       app.view.note(
         style.warning(
           `/undo needs a git repository: outside one no checkpoints are taken, so nothing can be restored. Run \`git init\`${app.remote ? " on the server" : ""} to enable it.`,
@@ -58,6 +58,10 @@ export async function undoLastTurn(app: InteractiveApp): Promise<void> {
       ),
     );
   }
+}
+
+function isRefusal(data: unknown, reason: string): boolean {
+  return (data as { reason?: unknown } | undefined)?.reason === reason;
 }
 
 /** Why nothing is left: no checkpointed turn, or every one was undone (checkpoints live as long as the server). */

@@ -196,7 +196,7 @@ for (const target of TARGETS) {
     );
 
     test(
-      "thread/undo: notInGitRepository outside a repository, threadNotFound for an unknown thread, turnInProgress while a turn runs",
+      "thread/undo: invalidParams (reason notGitRepository) outside a repository, threadNotFound for an unknown thread, turnInProgress while a turn runs",
       async () => {
         await using server = await target.start();
         const { client } = server;
@@ -206,7 +206,10 @@ for (const target of TARGETS) {
           model: MOCK_MODEL,
           approvalMode: "ask",
         });
-        expect(await undoRefusal(server, thread.id)).toMatchObject({ code: "notInGitRepository" });
+        expect(await undoRefusal(server, thread.id)).toEqual({
+          code: "invalidParams",
+          data: { reason: "notGitRepository" },
+        });
         writeFileSync(join(server.agent.cwd, "marker.txt"), "m\n");
         commitEverything(server.agent.cwd);
         const held = await turnHeldAtApproval(server, thread.id);

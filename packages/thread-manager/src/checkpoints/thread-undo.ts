@@ -5,6 +5,7 @@
  */
 import { AppServerError, type ThreadUndoResult } from "@knightcode/app-server-protocol";
 import type { ThreadPort } from "../thread-port.ts";
+import { refuse } from "../worktrees/worktree-errors.ts";
 
 /** Undoes the newest checkpointed turn of a loaded thread. */
 export async function undoLastTurn(runtime: ThreadPort): Promise<ThreadUndoResult> {
@@ -12,8 +13,9 @@ export async function undoLastTurn(runtime: ThreadPort): Promise<ThreadUndoResul
   try {
     const checkpoints = runtime.checkpoints;
     if (!(await checkpoints.available())) {
-      throw new AppServerError(
-        "notInGitRepository",
+      // the same refusal as thread/diff's outside a repository
+      throw refuse(
+        "notGitRepository",
         `${runtime.cwd} is not in a git repository: no checkpoints are taken there, so nothing can be restored (run \`git init\` to enable undo)`,
       );
     }
