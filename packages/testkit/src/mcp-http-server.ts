@@ -2,9 +2,11 @@
  * A streamable-HTTP MCP server on 127.0.0.1, built with the official SDK's server and
  * its web-standard transport under `Bun.serve`. Its tools: `add` (sums two numbers),
  * `whoami` (echoes the request's `x-test-token` header) and `reveal`, which adds a
- * `secret` tool and a `secret-prompt` prompt and announces both list changes. Its prompts,
- * listed two pages: `brief` (a required `topic`), rendered as user text, an image, an
- * assistant message and a binary resource, and `plain`.
+ * `secret` tool, a `secret-prompt` prompt and a `test://secret-notes` resource and
+ * announces the three list changes. Its prompts, listed two pages: `brief` (a required
+ * `topic`), rendered as user text, an image, an assistant message and a binary resource,
+ * and `plain`. Its resources, listed two pages: `test://readme` and (once revealed) the
+ * secret notes; one template, `test://items/{id}`.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -12,7 +14,10 @@ import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
 /** The running server. */
@@ -60,6 +65,19 @@ const SECRET_PROMPT = { name: "secret-prompt", description: "Only listed after r
 const PIXEL =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
+const README = { uri: "test://readme", name: "readme", mimeType: "text/markdown" };
+const SECRET_NOTES = { uri: "test://secret-notes", name: "secret notes", mimeType: "text/plain" };
+
+/** `resources/read` of the resources above and the items template. */
+function readResource(uri: string, revealed: boolean) {
+  if (uri === README.uri) return { contents: [{ uri, mimeType: README.mimeType, text: "# Read me" }] };
+  if (uri === SECRET_NOTES.uri && revealed)
+    return { contents: [{ uri, mimeType: SECRET_NOTES.mimeType, text: "secret notes" }] };
+  const item = /^test:\/\/items\/(\w+)$/.exec(uri);
+  if (item !== null) return { contents: [{ uri, mimeType: "text/plain", text: `item ${item[1]}` }] };
+  throw new Error(`unknown resource ${uri}`);
+}
+
 /** `prompts/get` of the prompts above. */
 function renderPrompt(name: string, args: Record<string, string>) {
   if (name === "brief") {
@@ -96,7 +114,24 @@ export async function startMcpHttpServer(): Promise<McpHttpTestServer> {
   const newSession = async (): Promise<WebStandardStreamableHTTPServerTransport> => {
     const server = new Server(
       { name: "knightcode-test-http", version: "1.0.0" },
-      { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } } },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { listChanged: true },
+        },
+      },
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, async (request) =>
+      request.params?.cursor === "page-2"
+        ? { resources: revealed ? [SECRET_NOTES] : [] }
+        : { resources: [README], nextCursor: "page-2" },
+    );
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: [{ uriTemplate: "test://items/{id}", name: "item", mimeType: "text/plain" }],
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+      readResource(request.params.uri, revealed),
     );
     // two pages, so a client has to follow the cursor
     server.setRequestHandler(ListPromptsRequestSchema, async (request) =>
@@ -122,6 +157,7 @@ export async function startMcpHttpServer(): Promise<McpHttpTestServer> {
         revealed = true;
         await extra.sendNotification({ method: "notifications/tools/list_changed" });
         await extra.sendNotification({ method: "notifications/prompts/list_changed" });
+        await extra.sendNotification({ method: "notifications/resources/list_changed" });
         return { content: [{ type: "text", text: "revealed" }] };
       }
       if (name === "secret" && revealed) return { content: [{ type: "text", text: "the secret is 42" }] };
