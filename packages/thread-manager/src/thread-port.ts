@@ -16,6 +16,7 @@ import type {
 import type { AppendOptions, NewEntry, SessionEntry, SessionFile } from "@knightcode/session-store";
 import type { TurnCheckpoints } from "./checkpoints/turn-checkpoints.ts";
 import type { ExtensionHost } from "./extensions/extension-hooks.ts";
+import type { BranchProjection } from "./history/branch-projection.ts";
 import type { Warning } from "./shapes.ts";
 import type { PromptSourcesCache } from "./threads/system-prompt.ts";
 import type { McpToolSource } from "./tools/mcp-source.ts";
@@ -51,6 +52,8 @@ export interface ThreadPort extends ThreadResourceSources {
   readonly session: SessionFile;
   /** What the thread's turns are given (`Turn`'s only view of the thread). */
   readonly port: TurnPort;
+  /** The current branch's model messages and context size, kept per leaf. */
+  readonly projection: BranchProjection;
   readonly subscribers: readonly string[];
   /** How the thread was opened (the client kind of its first load). */
   readonly clientMode: "desktop" | "terminal";

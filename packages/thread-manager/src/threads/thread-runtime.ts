@@ -17,13 +17,11 @@ import {
 import { emptyGrants, type SessionGrants } from "@knightcode/approvals/session-grants";
 import {
   type AppendOptions,
-  buildSessionContext,
   isArchivedPath,
   isSessionWorktree,
   type NewEntry,
   type SessionEntry,
   type SessionFile,
-  toModelMessages,
 } from "@knightcode/session-store";
 import type { ThreadManagerEvent } from "../api.ts";
 import type { CheckpointStore } from "../checkpoints/checkpoint-store.ts";
@@ -31,6 +29,7 @@ import type { TurnCheckpoints } from "../checkpoints/turn-checkpoints.ts";
 import type { Clock, ClockTimer } from "../clock.ts";
 import type { DialogBroker } from "../extensions/extension-dialogs.ts";
 import type { ExtensionHost } from "../extensions/extension-hooks.ts";
+import { BranchProjection } from "../history/branch-projection.ts";
 import { contentText } from "../history/message-content.ts";
 import type { Warning } from "../shapes.ts";
 import type { ThreadPort, ThreadSettings } from "../thread-port.ts";
@@ -119,6 +118,8 @@ export class ThreadRuntime implements ThreadPort {
   private lastStatus = "";
   /** What this thread's turns are given; they never see the runtime. */
   readonly port: TurnPort;
+  /** The current branch's model messages and context size, kept per leaf. */
+  readonly projection: BranchProjection;
   private replayBuffer: ReplayBuffer | undefined;
 
   constructor(
@@ -129,6 +130,7 @@ export class ThreadRuntime implements ThreadPort {
     readonly loadWarnings: Warning[],
     readonly clientMode: "desktop" | "terminal",
   ) {
+    this.projection = new BranchProjection(session);
     this.port = this.turnPort();
   }
 
@@ -320,10 +322,7 @@ export class ThreadRuntime implements ThreadPort {
       append: (entry, options) => this.append(entry, options),
       sync: () => this.sync(),
       syncInBackground: () => this.syncInBackground(),
-      context: () => {
-        const ctx = buildSessionContext(this.session.branch(), this.session.header);
-        return toModelMessages(ctx.messages);
-      },
+      context: () => this.projection.messages(),
       send: (notification) => this.toSubscribers(notification),
       broadcast: (notification) => this.toEveryone(notification),
       warn: (warning) => this.warn(warning),

@@ -45,6 +45,12 @@ export function currentContextTokens(branch: readonly SessionEntry[]): number | 
   return estimate.tokens;
 }
 
+/** `currentContextTokens` of the runtime's branch, from the estimate it keeps per leaf. */
+function knownContextTokens(runtime: ThreadPort): number | undefined {
+  const size = runtime.projection.contextSize();
+  return size.known ? size.tokens : undefined;
+}
+
 /** A port that writes through the runtime (ownership checks) and shows the entry in the running turn. */
 function runtimePort(runtime: ThreadPort): CompactionSessionPort {
   return {
@@ -139,9 +145,12 @@ export function createCompactionWiring(
     const model = runtime.model;
     if (!model) return false;
     // Every prompt checks: once loaded, the check runs without waiting on the module again.
-    const { checkThreshold } = compactionModule ?? (await loadCompaction());
-    const verdict = checkThreshold(point, runtime.session.branch(), model.contextWindow, settingsOf(runtime));
-    if (!verdict.compact) return false;
+    const { checksThresholdAt, shouldCompact } = compactionModule ?? (await loadCompaction());
+    // `checkThreshold`'s verdict, on the estimate the runtime keeps per leaf instead of a
+    // projection of the whole branch at every prompt.
+    const settings = settingsOf(runtime);
+    if (!checksThresholdAt(point) || !settings.enabled) return false;
+    if (!shouldCompact(runtime.projection.contextSize().tokens, model.contextWindow, settings)) return false;
     const outcome = await compact(runtime, "threshold", false, signal);
     return outcome?.status === "compacted";
   };
@@ -174,7 +183,7 @@ export function createCompactionWiring(
       const outcome = await compact(runtime, "overflow", true, signal);
       return outcome?.status === "compacted";
     },
-    contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
+    contextTokens: knownContextTokens,
     branchSummary: async (runtime, request, signal): Promise<SummarizeBranchOutcome> => {
       const model = runtime.model;
       // without a model the extensions are still asked; only a summary nobody gave fails
@@ -216,5 +225,5 @@ export const noCompaction: CompactionHooks = {
   maybeCompact: async () => {},
   afterToolBatch: async () => false,
   recover: async (_runtime: ThreadPort, _last: AssistantMessage) => false,
-  contextTokens: (runtime) => currentContextTokens(runtime.session.branch()),
+  contextTokens: knownContextTokens,
 };
