@@ -92,6 +92,7 @@ export class ThreadWorktrees {
     const repo = await requireRepository(session.header.cwd);
     let from: string;
     if (params.against === "turnStart") {
+      await this.host.diffs.started(params.threadId);
       const start = this.host.diffs.lastStart(params.threadId);
       if (!start)
         throw refuse("noTurn", `Thread ${params.threadId} has no turn start to compare with in this server`);

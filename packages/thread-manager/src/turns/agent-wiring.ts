@@ -61,6 +61,8 @@ export interface TurnAgentSetup {
   /** The turn's tools before and after the thread's sources were added. */
   tools: { base: readonly AnyAgentTool[]; initial: AnyAgentTool[] };
   systemPrompt: string | undefined;
+  /** What a tool call waits for first (the turn-start snapshot of the working files). */
+  filesSettled?: Promise<void>;
   thinkingLevel: ThinkingLevel;
   /** Merged settings read at load (`retry.*`). */
   projectSettings: Record<string, unknown>;
@@ -92,6 +94,7 @@ export function createTurnAgent(turn: Turn, setup: TurnAgentSetup): Agent {
     beforeToolCall: async (call, ctx) => {
       // no tool touches a file before the turn's undo checkpoint holds the state it found
       await turn.checkpoint?.taken;
+      await setup.filesSettled;
       return gateToolCall(port, turn, call, ctx.signal, setup.homeDir);
     },
     afterToolCall: toolResultHook(hooks, warn),

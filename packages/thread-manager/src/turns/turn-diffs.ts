@@ -37,8 +37,38 @@ interface Tracked {
 export class TurnDiffs {
   private readonly byThread = new Map<string, Tracked>();
 
-  /** Snapshots the turn's start; outside a git checkout nothing is tracked. */
-  async began(threadId: string, turnId: string, cwd: string, send: Tracked["send"]): Promise<void> {
+  /** Turn-start snapshots still being taken, by thread. */
+  private readonly starting = new Map<string, Promise<void>>();
+
+  /**
+   * Snapshots the turn's start; outside a git checkout nothing is tracked. The turn need
+   * not wait for it before its model request (nothing of the turn touches a file before a
+   * tool runs, or a `before_agent_start` hook): `started` is what those wait for.
+   */
+  began(threadId: string, turnId: string, cwd: string, send: Tracked["send"]): Promise<void> {
+    const previous = this.starting.get(threadId);
+    const snapshot = this.snapshot(previous, threadId, turnId, cwd, send);
+    this.starting.set(threadId, snapshot);
+    void snapshot.finally(() => {
+      if (this.starting.get(threadId) === snapshot) this.starting.delete(threadId);
+    });
+    return snapshot;
+  }
+
+  /** Resolves once the thread's latest turn-start snapshot is taken (or known not to be). Never rejects. */
+  async started(threadId: string): Promise<void> {
+    await this.starting.get(threadId);
+  }
+
+  private async snapshot(
+    previous: Promise<void> | undefined,
+    threadId: string,
+    turnId: string,
+    cwd: string,
+    send: Tracked["send"],
+  ): Promise<void> {
+    // one thread's snapshots land in the order their turns began
+    await previous;
     this.forget(threadId);
     let repo: Awaited<ReturnType<typeof findRepository>>;
     let tree: string;
@@ -98,6 +128,7 @@ export class TurnDiffs {
 
   /** The turn is settling: the diff of its last change goes out now, if it has not. Never rejects. */
   async ending(threadId: string, turnId: string): Promise<void> {
+    await this.started(threadId);
     const tracked = this.byThread.get(threadId);
     if (!tracked || tracked.start.turnId !== turnId || tracked.ended) return;
     tracked.ended = true;

@@ -125,6 +125,8 @@ interface RunSetup {
   base: AnyAgentTool[];
   tools: AnyAgentTool[];
   systemPrompt: string | undefined;
+  /** The turn-start snapshot of the working files; no tool runs before it is taken. */
+  filesSettled?: Promise<void>;
 }
 
 /**
@@ -139,8 +141,15 @@ async function prepareRun(
   prompt: UserMessage,
 ): Promise<RunSetup | undefined> {
   const signal = turn.controller.signal;
-  // the turn's start as a tree, before anything of it can touch a file
-  await env.diffs?.began(thread.id, turn.id, thread.cwd, (notification) => thread.port.send(notification));
+  // The turn's start as a tree, before anything of it can touch a file: its tools wait for
+  // it (`filesSettled`), and so does an extension's hook, so a thread with hooks takes it
+  // here, before them. Without any, the model request does not wait for git (a spawn or
+  // more per turn: ~2–3 ms outside a repository, more inside one).
+  const filesSettled = env.diffs?.began(thread.id, turn.id, thread.cwd, (notification) =>
+    thread.port.send(notification),
+  );
+  if (filesSettled && Object.values(thread.extensions.hooks).some((hook) => hook !== undefined))
+    await filesSettled;
   if (!signal.aborted) await env.compaction.maybeCompact(thread, "threshold", signal);
   if (signal.aborted) return undefined;
   const base = await turnTools(env, thread);
@@ -164,7 +173,7 @@ async function prepareRun(
   if (answer?.message) turn.pendingCustomMessages.push(answer.message);
   thread.lastSystemPrompt = systemPrompt ?? "";
   if (signal.aborted || turn.interrupted) return undefined;
-  return { base, tools, systemPrompt };
+  return { base, tools, systemPrompt, ...(filesSettled ? { filesSettled } : {}) };
 }
 
 /** What the run has done so far, as settlement needs it. */
@@ -234,6 +243,7 @@ async function runAgent(
     getApiKey: (m) => env.getApiKey(m),
     tools: { base: setup.base, initial: setup.tools },
     systemPrompt: setup.systemPrompt,
+    ...(setup.filesSettled ? { filesSettled: setup.filesSettled } : {}),
     thinkingLevel: thread.settings.thinkingLevel,
     projectSettings: thread.projectSettings,
     ...(env.homeDir !== undefined ? { homeDir: env.homeDir } : {}),
