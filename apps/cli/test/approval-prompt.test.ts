@@ -89,6 +89,32 @@ describe("the approval card's detail", () => {
     expect(plain(tool)).toEqual(["add · MCP server web", "{", '  "a": 1', "}"]);
   });
 
+  test("a sampling request shows the server, the token cap, the system prompt and every message, controls drawn as nothing", async () => {
+    const detail = await approvalDetail(
+      params({
+        toolName: "mcp__everything__sampling",
+        decisions: ["accept", "decline", "cancel"],
+        preview: {
+          type: "sampling",
+          server: "everything",
+          systemPrompt: "Be brief.",
+          messages: [
+            { role: "user", text: "Write a haiku\u001b[2J" },
+            { role: "assistant", text: "Bees hum" },
+          ],
+          maxTokens: 40,
+        },
+      }),
+      read,
+    );
+    expect(plain(detail)).toEqual([
+      "MCP server everything asks the model (up to 40 tokens)",
+      "system: Be brief.",
+      "user: Write a haiku",
+      "assistant: Bees hum",
+    ]);
+  });
+
   test("an edit that would fail says so", async () => {
     const detail = await approvalDetail(
       params({
