@@ -16,6 +16,17 @@ function started(state: ThreadState): void {
 }
 
 describe("ThreadState", () => {
+  test("turn/diff/updated: the latest diff of a turn replaces the one before", () => {
+    const state = new ThreadState(thread);
+    started(state);
+    expect(state.turnDiff("turn1", "diff --git a/x b/x\n+one\n")).toEqual({ kind: "turn", turnId: "turn1" });
+    state.turnDiff("turn1", "diff --git a/x b/x\n+two\n");
+    expect(state.turn("turn1")!.diff).toBe("diff --git a/x b/x\n+two\n");
+    // the completed turn's summary carries no diff: the one received stays
+    state.completeTurn({ id: "turn1", status: "completed", startedAt: 1, completedAt: 2, items: [] });
+    expect(state.turn("turn1")!.diff).toBe("diff --git a/x b/x\n+two\n");
+  });
+
   test("deltas build the reply; item/completed replaces the streamed text", () => {
     const state = new ThreadState(thread);
     started(state);

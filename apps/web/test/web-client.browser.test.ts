@@ -92,6 +92,15 @@ beforeAll(async () => {
   shots = await mkdtemp(join(tmpdir(), "knightcode-web-shots-"));
   server = await startWebChild();
   await writeFile(join(server.agent.cwd, "greeting.ts"), 'export const greeting = "hello world";\n');
+  // a git checkout, so its turns get turn/diff/updated
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["add", "-A"],
+    ["-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "init"],
+  ]) {
+    if (Bun.spawnSync(["git", ...args], { cwd: server.agent.cwd }).exitCode !== 0)
+      throw new Error(`git ${args[0]}`);
+  }
   browser = await launchBrowser();
   page = browser.page;
   await page.routeWebSocket(/.*/, async (socket) => {
@@ -191,6 +200,12 @@ describe("the web client in chromium", () => {
       reply.release();
 
       await page.locator(".turn.status-completed").first().waitFor(WAIT);
+      // the turn's diff (turn/diff/updated), folded under the turn, kept when the turn completed
+      const turnDiff = page.locator(".turn.status-completed .turn-diff").first();
+      await turnDiff
+        .locator(".diff-add", { hasText: "hello browser" })
+        .waitFor({ state: "attached", ...WAIT });
+      expect(await turnDiff.locator("summary").textContent()).toBe("Changes of this turn (1 file)");
       expect(await agent.locator("strong").textContent()).toBe("greeting.ts");
       expect(await agent.locator("code.language-ts .hljs-keyword").first().textContent()).toBe("export");
       await screenshot("reply-with-diff");

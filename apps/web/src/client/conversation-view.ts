@@ -3,6 +3,7 @@
  * touched; streaming redraws are coalesced to one per animation frame, since rendering
  * markdown for every delta of a long reply would cost each delta the whole reply.
  */
+import { diffView } from "./diff-view.ts";
 import { h, replaceChildren } from "./dom.ts";
 import { itemView, redrawItem } from "./item-views.ts";
 import type { Change, ThreadState, TurnView } from "./thread-state.ts";
@@ -15,6 +16,17 @@ function turnFooter(turn: TurnView): HTMLElement {
         ? `failed: ${turn.error?.message ?? "unknown error"}`
         : turn.status;
   return h("div", { class: `turn-status status-${turn.status}` }, label);
+}
+
+/** The turn's changes, folded (a reader who opens it keeps it open across redraws). */
+function turnDiff(turn: TurnView): HTMLElement {
+  const files = (turn.diff!.match(/^diff --git /gm) ?? []).length;
+  return h(
+    "details",
+    { class: "turn-diff", "data-item-id": `${turn.id}:diff` },
+    h("summary", {}, `Changes of this turn (${files} file${files === 1 ? "" : "s"})`),
+    diffView(turn.diff!),
+  );
 }
 
 /** Draws a thread's conversation into `root`. */
@@ -123,6 +135,7 @@ export class ConversationView {
       "section",
       { class: `turn status-${turn.status}`, "data-turn-id": turn.id },
       items,
+      ...(turn.diff ? [turnDiff(turn)] : []),
       turnFooter(turn),
     );
     this.turnElements.set(turn.id, section);

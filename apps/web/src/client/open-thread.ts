@@ -8,7 +8,14 @@
  * missed notifications again before its answer, or says they are gone and the answer's
  * snapshot is the state. A notification at or before the place is never applied twice.
  */
-import type { AppServerClient, StreamPosition, Thread, Turn } from "@knightcode/app-server-protocol";
+import {
+  type AppServerClient,
+  isPayloadRef,
+  type PayloadRef,
+  type StreamPosition,
+  type Thread,
+  type Turn,
+} from "@knightcode/app-server-protocol";
 import type { ConversationView } from "./conversation-view.ts";
 import { type Change, ThreadState, type TurnView, turnView } from "./thread-state.ts";
 
@@ -154,6 +161,13 @@ export class OpenThread {
         };
         const why = `retrying in ${Math.round(delayMs / 100) / 10}s (attempt ${attempt} of ${maxRetries}): ${message}`;
         change = this.state.retrying(turnId, why);
+        break;
+      }
+      case "turn/diff/updated": {
+        // a diff over the inline limit comes as a payload reference: its bytes are the text
+        const diff = params.diff as string | PayloadRef;
+        const text = isPayloadRef(diff) ? new TextDecoder().decode(await client.readPayload(diff)) : diff;
+        change = this.state.turnDiff(turnId, text);
         break;
       }
       case "turn/queue/updated":

@@ -23,6 +23,8 @@ export interface TurnView {
   items: ThreadItem[];
   /** Set while the provider call is being retried (`turn/retrying`), until the turn moves on. */
   retrying?: string;
+  /** The turn's changes so far as a unified diff (`turn/diff/updated`), in a git checkout. */
+  diff?: string;
 }
 
 /** What an update touched: a whole turn (added, finished) or one item of it. */
@@ -79,7 +81,13 @@ export class ThreadState {
     if (at === -1) this.turns.push(turn);
     else {
       const previous = this.turns[at]!;
-      this.turns[at] = { ...turn, items: turn.items.length > 0 ? turn.items : previous.items };
+      // the turn's diff is the page's own (turn/diff/updated): a summary of the turn has none
+      const diff = turn.diff ?? previous.diff;
+      this.turns[at] = {
+        ...turn,
+        items: turn.items.length > 0 ? turn.items : previous.items,
+        ...(diff === undefined ? {} : { diff }),
+      };
     }
     return { kind: "turn", turnId: turn.id };
   }
@@ -95,6 +103,13 @@ export class ThreadState {
   retrying(turnId: string, why: string): Change {
     const turn = this.turn(turnId) ?? this.placeholder(turnId);
     turn.retrying = why;
+    return { kind: "turn", turnId };
+  }
+
+  /** The turn's latest diff (`turn/diff/updated`) replaces the one before. */
+  turnDiff(turnId: string, diff: string): Change {
+    const turn = this.turn(turnId) ?? this.placeholder(turnId);
+    turn.diff = diff;
     return { kind: "turn", turnId };
   }
 
