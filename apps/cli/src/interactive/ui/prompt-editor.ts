@@ -67,8 +67,11 @@ export class PromptEditor implements Block, Focusable {
   onSubmit: (text: string) => void = () => {};
 
   /** Made by {@link Screen.createEditor}, which owns the library's TUI. */
+  /** The border's style; applied here to whole lines (see `render`). */
+  private border: (text: string) => string = style.muted;
+
   constructor(tui: TUI) {
-    this.inner = new Editor(tui, { borderColor: style.muted, selectList: selectListTheme });
+    this.inner = new Editor(tui, { borderColor: (text) => this.borderPiece(text), selectList: selectListTheme });
     this.inner.onSubmit = (text) => this.onSubmit(text);
   }
 
@@ -106,11 +109,22 @@ export class PromptEditor implements Block, Focusable {
   }
 
   setBorder(color: "normal" | "busy"): void {
-    this.inner.borderColor = color === "busy" ? style.accent : style.muted;
+    this.border = color === "busy" ? style.accent : style.muted;
+  }
+
+  /**
+   * The library styles the plain border one "─" at a time and repeats it, which in 24-bit
+   * colour is some twenty bytes per column; a lone "─" is left plain and the whole border
+   * line styled once in `render`. Scroll indicators come whole and are styled here.
+   */
+  private borderPiece(text: string): string {
+    return text === "─" ? text : this.border(text);
   }
 
   render(width: number): string[] {
-    return this.inner.render(width);
+    const plainBorder = "─".repeat(width);
+    // a line of exactly `width` dashes is a border: content lines keep a cursor column or padding
+    return this.inner.render(width).map((line) => (line === plainBorder ? this.border(line) : line));
   }
 
   handleInput(data: string): void {
