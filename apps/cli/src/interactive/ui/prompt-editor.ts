@@ -71,7 +71,10 @@ export class PromptEditor implements Block, Focusable {
   private border: (text: string) => string = style.muted;
 
   constructor(tui: TUI) {
-    this.inner = new Editor(tui, { borderColor: (text) => this.borderPiece(text), selectList: selectListTheme });
+    this.inner = new Editor(tui, {
+      borderColor: (text) => this.borderPiece(text),
+      selectList: selectListTheme,
+    });
     this.inner.onSubmit = (text) => this.onSubmit(text);
   }
 
