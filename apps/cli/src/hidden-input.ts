@@ -7,9 +7,10 @@
 /** The line, or undefined when the user cancelled. `prompt` goes to stderr. */
 export function readHiddenLine(prompt: string): Promise<string | undefined> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // echo goes off before the prompt shows, so nothing typed after it can be echoed
   stdin.setRawMode(true);
   stdin.resume();
+  process.stderr.write(prompt);
   let line = "";
   return new Promise((resolve) => {
     const finish = (value: string | undefined) => {
