@@ -14,7 +14,8 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FileChange, RestoredPath, UnrestoredPath } from "@knightcode/app-server-protocol";
-import type { SimpleGit } from "simple-git";
+import { type GitExtraEnv, git } from "../worktrees/git-runner.ts";
+import { findRepository } from "../worktrees/repository.ts";
 import { chooseIgnoredFiles, repoPath } from "./ignored-files.ts";
 
 /** What one undo did. */
@@ -36,28 +37,18 @@ interface Checkpoint {
 }
 
 interface Repo {
-  git: SimpleGit;
   root: string;
   realIndex: string;
 }
-
-/** Variables git needs to run; the rest of the environment does not reach a checkpoint. */
-const PASSED_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "XDG_CONFIG_HOME"];
 
 /** Paths in arguments are paths, never globs or pathspec magic. */
 const LITERAL = "--literal-pathspecs";
 /** Paths per git invocation, well under the argument length limit. */
 const PATHS_PER_CALL = 200;
 
-/** The environment for git with a private index (simple-git guards every other `GIT_` key). */
-function gitEnv(indexFile: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of PASSED_ENV) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  env.GIT_INDEX_FILE = indexFile;
-  return env;
+/** git with a private index file (the runner passes on no other `GIT_` variable of the server's). */
+function privateIndex(indexFile: string): GitExtraEnv {
+  return { GIT_INDEX_FILE: indexFile };
 }
 
 function nulFields(output: string): string[] {
@@ -65,10 +56,10 @@ function nulFields(output: string): string[] {
 }
 
 /** Runs `args` followed by `paths`, a chunk at a time; the outputs joined. */
-async function withPaths(git: SimpleGit, args: string[], paths: string[]): Promise<string> {
+async function withPaths(root: string, env: GitExtraEnv, args: string[], paths: string[]): Promise<string> {
   let out = "";
   for (let i = 0; i < paths.length; i += PATHS_PER_CALL) {
-    out += await git.raw([LITERAL, ...args, "--", ...paths.slice(i, i + PATHS_PER_CALL)]);
+    out += await git(root, [LITERAL, ...args, "--", ...paths.slice(i, i + PATHS_PER_CALL)], env);
   }
   return out;
 }
@@ -93,13 +84,11 @@ export class TurnCheckpoints {
 
   private open() {
     this.repo ??= (async () => {
-      // simple-git loads with the first checkpoint, not at start-up
-      const { simpleGit } = await import("simple-git");
-      const git = simpleGit(this.cwd);
-      if (!(await git.checkIsRepo().catch(() => false))) return undefined;
-      const root = (await git.revparse(["--show-toplevel"])).trim();
-      const realIndex = resolve(this.cwd, (await git.revparse(["--git-path", "index"])).trim());
-      return { git: simpleGit({ baseDir: root, allowEnvironment: ["GIT_INDEX_FILE"] }), root, realIndex };
+      const found = await findRepository(this.cwd);
+      if (found === undefined) return undefined;
+      const root = found.topLevel;
+      const realIndex = resolve(root, (await git(root, ["rev-parse", "--git-path", "index"])).trim());
+      return { root, realIndex };
     })();
     return this.repo;
   }
@@ -124,8 +113,8 @@ export class TurnCheckpoints {
     const listing = ignored === "choose" ? this.listIgnored(repo) : undefined;
     if (existsSync(repo.realIndex)) copyFileSync(repo.realIndex, index);
     else rmSync(index, { force: true });
-    const git = repo.git.env(gitEnv(index));
-    await git.raw(["add", "-A", "--verbose", "."]);
+    const env = privateIndex(index);
+    await git(repo.root, ["add", "-A", "--verbose", "."], env);
     const forced =
       listing !== undefined
         ? chooseIgnoredFiles(
@@ -135,14 +124,14 @@ export class TurnCheckpoints {
           )
         : (ignored as string[]).filter((p) => existsSync(join(repo.root, p)));
     // verbose: simple-git waits an extra 50 ms after a git command that printed nothing
-    if (forced.length > 0) await withPaths(git, ["add", "-f", "--verbose"], forced);
-    return { tree: (await git.raw(["write-tree"])).trim(), ignored: forced };
+    if (forced.length > 0) await withPaths(repo.root, env, ["add", "-f", "--verbose"], forced);
+    return { tree: (await git(repo.root, ["write-tree"], env)).trim(), ignored: forced };
   }
 
   /** Untracked ignored files, and ignored folders as one `dir/` entry each (not walked). */
   private async listIgnored(repo: Repo): Promise<string[]> {
     const args = ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"];
-    return nulFields(await repo.git.raw([LITERAL, ...args]));
+    return nulFields(await git(repo.root, [LITERAL, ...args]));
   }
 
   /** Records the state before turn `turnId`; changes reported from now on belong to it. */
@@ -200,7 +189,15 @@ export class TurnCheckpoints {
     if (before === undefined) return undefined;
     // the same ignored files as the checkpoint: one it does not hold must not look created
     const now = (await this.snapshot(repo, checkpoint.ignored)).tree;
-    const diff = await repo.git.raw(["diff-tree", "-r", "-z", "--no-renames", "--name-status", before, now]);
+    const diff = await git(repo.root, [
+      "diff-tree",
+      "-r",
+      "-z",
+      "--no-renames",
+      "--name-status",
+      before,
+      now,
+    ]);
     const fields = nulFields(diff);
     const restore: string[] = [];
     const removed: string[] = [];
@@ -220,9 +217,9 @@ export class TurnCheckpoints {
     for (const path of removed) rmSync(join(repo.root, path), { force: true });
     if (restore.length > 0) {
       const index = join(this.scratch, "restore-index");
-      const git = repo.git.env(gitEnv(index));
-      await git.raw(["read-tree", before]);
-      await withPaths(git, ["checkout-index", "-f"], restore);
+      const env = privateIndex(index);
+      await git(repo.root, ["read-tree", before], env);
+      await withPaths(repo.root, env, ["checkout-index", "-f"], restore);
     }
     return {
       turnId: checkpoint.turnId,
@@ -255,7 +252,12 @@ export class TurnCheckpoints {
     if (candidates.size === 0) return notRestored;
     const held = new Set(
       nulFields(
-        await withPaths(repo.git, ["ls-tree", "-r", "-z", "--name-only", before], [...candidates.keys()]),
+        await withPaths(
+          repo.root,
+          {},
+          ["ls-tree", "-r", "-z", "--name-only", before],
+          [...candidates.keys()],
+        ),
       ),
     );
     for (const [rel, kind] of candidates) {
