@@ -25,6 +25,12 @@ export interface UndoReport {
   notRestored: UnrestoredPath[];
 }
 
+/** The working files (tracked and untracked, not ignored) as a tree, and the repository's top level. */
+export interface WorkingTree {
+  topLevel: string;
+  tree: string;
+}
+
 /** The state before one turn, and what that turn's tool calls reported changing. */
 interface Checkpoint {
   turnId: string;
@@ -106,7 +112,7 @@ export class TurnCheckpoints {
   private async snapshot(
     repo: Repo,
     ignored: string[] | "choose",
-  ): Promise<{ tree: string; ignored: string[] }> {
+  ): Promise<{ tree: string; ignored: string[]; unignored?: string }> {
     const index = join(this.scratch, "index");
     // the ignored files git lists against the user's own index (read, never written), while
     // the private copy takes everything else: the two walks run side by side
@@ -115,6 +121,8 @@ export class TurnCheckpoints {
     else rmSync(index, { force: true });
     const env = privateIndex(index);
     await git(repo.root, ["add", "-A", "--verbose", "."], env);
+    // the same walk gives the tree without ignored files, which turn diffs start from
+    const unignored = listing !== undefined ? (await git(repo.root, ["write-tree"], env)).trim() : undefined;
     const forced =
       listing !== undefined
         ? chooseIgnoredFiles(
@@ -125,7 +133,8 @@ export class TurnCheckpoints {
         : (ignored as string[]).filter((p) => existsSync(join(repo.root, p)));
     // verbose: simple-git waits an extra 50 ms after a git command that printed nothing
     if (forced.length > 0) await withPaths(repo.root, env, ["add", "-f", "--verbose"], forced);
-    return { tree: (await git(repo.root, ["write-tree"], env)).trim(), ignored: forced };
+    const tree = (await git(repo.root, ["write-tree"], env)).trim();
+    return { tree, ignored: forced, ...(unignored === undefined ? {} : { unignored }) };
   }
 
   /** Untracked ignored files, and ignored folders as one `dir/` entry each (not walked). */
@@ -134,19 +143,24 @@ export class TurnCheckpoints {
     return nulFields(await git(repo.root, [LITERAL, ...args]));
   }
 
-  /** Records the state before turn `turnId`; changes reported from now on belong to it. */
-  async take(turnId: string): Promise<void> {
+  /**
+   * Records the state before turn `turnId`; changes reported from now on belong to it.
+   * Resolves with the working tree without ignored files (undefined outside a repository).
+   */
+  async take(turnId: string): Promise<WorkingTree | undefined> {
     const checkpoint: Checkpoint = {
       turnId,
       tree: Promise.resolve(undefined),
       ignored: [],
       changes: new Map(),
     };
+    let working: WorkingTree | undefined;
     const taken = (async () => {
       const repo = await this.open();
       if (repo === undefined) return undefined;
       const snap = await this.snapshot(repo, "choose");
       checkpoint.ignored = snap.ignored;
+      if (snap.unignored !== undefined) working = { topLevel: repo.root, tree: snap.unignored };
       return snap.tree;
     })();
     checkpoint.tree = taken.catch(() => undefined);
@@ -157,6 +171,7 @@ export class TurnCheckpoints {
       this.drop(checkpoint);
       throw error;
     }
+    return working;
   }
 
   private drop(checkpoint: Checkpoint): void {

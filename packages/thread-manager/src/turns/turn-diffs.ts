@@ -8,6 +8,7 @@
  * {against: "turnStart"}`) until the thread's next turn begins or it unloads.
  */
 import type { ServerNotification } from "@knightcode/app-server-protocol";
+import type { WorkingTree } from "../checkpoints/turn-checkpoints.ts";
 import { findRepository } from "../worktrees/repository.ts";
 import { snapshotTree } from "../worktrees/tree-snapshot.ts";
 import { diffWorkingTree } from "../worktrees/worktree-diff.ts";
@@ -44,10 +45,18 @@ export class TurnDiffs {
    * Snapshots the turn's start; outside a git checkout nothing is tracked. The turn need
    * not wait for it before its model request (nothing of the turn touches a file before a
    * tool runs, or a `before_agent_start` hook): `started` is what those wait for.
+   * `shared` is the same tree from the turn's undo checkpoint (one walk of the files for
+   * both); without it, or when it has none, the start is written here.
    */
-  began(threadId: string, turnId: string, cwd: string, send: Tracked["send"]): Promise<void> {
+  began(
+    threadId: string,
+    turnId: string,
+    cwd: string,
+    send: Tracked["send"],
+    shared?: Promise<WorkingTree | undefined>,
+  ): Promise<void> {
     const previous = this.starting.get(threadId);
-    const snapshot = this.snapshot(previous, threadId, turnId, cwd, send);
+    const snapshot = this.snapshot(previous, threadId, turnId, cwd, send, shared);
     this.starting.set(threadId, snapshot);
     void snapshot.finally(() => {
       if (this.starting.get(threadId) === snapshot) this.starting.delete(threadId);
@@ -66,22 +75,28 @@ export class TurnDiffs {
     turnId: string,
     cwd: string,
     send: Tracked["send"],
+    shared: Promise<WorkingTree | undefined> | undefined,
   ): Promise<void> {
     // one thread's snapshots land in the order their turns began
     await previous;
     this.forget(threadId);
-    let repo: Awaited<ReturnType<typeof findRepository>>;
+    let topLevel: string;
     let tree: string;
     try {
-      repo = await findRepository(cwd);
-      if (!repo) return;
-      tree = await snapshotTree(repo.topLevel);
+      const found = await shared;
+      if (found !== undefined) ({ topLevel, tree } = found);
+      else {
+        const repo = await findRepository(cwd);
+        if (!repo) return;
+        topLevel = repo.topLevel;
+        tree = await snapshotTree(topLevel);
+      }
     } catch (error) {
       process.stderr.write(`[thread-manager] turn start snapshot failed: ${(error as Error).message}\n`);
       return;
     }
     this.byThread.set(threadId, {
-      start: { turnId, topLevel: repo.topLevel, tree },
+      start: { turnId, topLevel, tree },
       send,
       timer: undefined,
       dirty: false,

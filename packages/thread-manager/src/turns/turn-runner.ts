@@ -61,14 +61,18 @@ export function openTurn(
   thread.running = turn;
   thread.model = model;
   const checkpoints = thread.checkpoints;
+  const taking = checkpoints.take(turn.id);
   turn.checkpoint = {
     // taken beside the turn's preparation; the first tool call waits for it
-    taken: checkpoints.take(turn.id).catch((error: unknown) =>
-      thread.warn({
-        source: "server",
-        message: `No undo checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`,
-      }),
+    taken: taking.then(
+      () => undefined,
+      (error: unknown) =>
+        thread.warn({
+          source: "server",
+          message: `No undo checkpoint for this turn: ${error instanceof Error ? error.message : String(error)}`,
+        }),
     ),
+    workingTree: taking.catch(() => undefined),
     noteChanges: (changes) => checkpoints.noteChanges(changes),
   };
   turn.announce(input.requestId);
@@ -145,8 +149,13 @@ async function prepareRun(
   // it (`filesSettled`), and so does an extension's hook, so a thread with hooks takes it
   // here, before them. Without any, the model request does not wait for git (a spawn or
   // more per turn: ~2–3 ms outside a repository, more inside one).
-  const filesSettled = env.diffs?.began(thread.id, turn.id, thread.cwd, (notification) =>
-    thread.port.send(notification),
+  // (the tree comes from the undo checkpoint's walk when it has one)
+  const filesSettled = env.diffs?.began(
+    thread.id,
+    turn.id,
+    thread.cwd,
+    (notification) => thread.port.send(notification),
+    turn.checkpoint?.workingTree,
   );
   if (filesSettled && Object.values(thread.extensions.hooks).some((hook) => hook !== undefined))
     await filesSettled;

@@ -10,6 +10,7 @@ import type { ImageContent, UserMessage } from "@knightcode/ai";
 import { AppServerError } from "@knightcode/app-server-protocol";
 import type { AgentMessage, CustomMessage, SessionEntry } from "@knightcode/session-store";
 import type { Caller } from "../api.ts";
+import type { WorkingTree } from "../checkpoints/turn-checkpoints.ts";
 import { userMessage } from "../history/message-content.ts";
 import type { FileChange } from "../shapes.ts";
 import { LiveTurn } from "./live-turn.ts";
@@ -47,6 +48,8 @@ export type PendingCustomMessage = Omit<CustomMessage, "role" | "timestamp">;
 /** The `/undo` checkpoint of a turn: tools wait until it is taken; their reported changes go to it. */
 export interface TurnCheckpoint {
   readonly taken: Promise<void>;
+  /** The working files without ignored ones as the checkpoint's walk found them (turn diffs' start). */
+  readonly workingTree: Promise<WorkingTree | undefined>;
   noteChanges(changes: readonly FileChange[]): void;
 }
 
