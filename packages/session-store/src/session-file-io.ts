@@ -165,28 +165,33 @@ export function createTranscriptFile(
   try {
     const line = Buffer.from(serializeLine(header));
     const lines = entries.map((entry) => Buffer.from(serializeLine(entry)));
-    const lineBytes = lines.map((l) => l.length);
     const data = lines.length === 0 ? line : Buffer.concat([line, ...lines]);
     // Header and initial entries in one write before the one file fsync.
     writeAll(fd, data);
     const durable = syncNewTranscript(realPath);
-    const parsed: ParsedSession = {
-      header,
-      entries,
-      lineBytes,
-      sourceVersion: CURRENT_SESSION_VERSION,
-      headerBytes: line.length,
-      validBytes: data.length,
-      tornTail: undefined,
-      missingFinalNewline: false,
-      skippedLines: 0,
-      damage: noDamage(),
-    };
-    return { fd, parsed, durable };
+    return { fd, parsed: unwrittenTranscript(header, entries), durable };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
+}
+
+/** A transcript of `header` and `entries` as parsing its file would give it, for one not on disk (yet). */
+export function unwrittenTranscript(header: SessionHeader, entries: SessionEntry[]): ParsedSession {
+  const headerBytes = Buffer.byteLength(serializeLine(header));
+  const lineBytes = entries.map((entry) => Buffer.byteLength(serializeLine(entry)));
+  return {
+    header,
+    entries,
+    lineBytes,
+    sourceVersion: CURRENT_SESSION_VERSION,
+    headerBytes,
+    validBytes: lineBytes.reduce((sum, bytes) => sum + bytes, headerBytes),
+    tornTail: undefined,
+    missingFinalNewline: false,
+    skippedLines: 0,
+    damage: noDamage(),
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ import {
 } from "./entries.ts";
 import type { SessionDamage } from "./entry-links.ts";
 import { ThreadLockedElsewhereError, ThreadNotFoundError } from "./errors.ts";
-import { createEntryId, createSessionId, type ParsedSession } from "./format.ts";
+import { createEntryId, createSessionId, type ParsedSession, serializeLine } from "./format.ts";
 import { sessionFileName } from "./locations.ts";
 import { SessionLock } from "./lock.ts";
 import {
@@ -36,6 +36,7 @@ import {
   realPathOf,
   rewriteMigrated,
   setTornTailAside,
+  unwrittenTranscript,
   writeLine,
 } from "./session-file-io.ts";
 
@@ -63,6 +64,14 @@ export interface CreateSessionOptions {
    * created); a missing `timestamp` is the time of the call. The leaf is the last one.
    */
   initialEntries?: readonly InitialEntry[];
+  /**
+   * Writes the file only once an entry this accepts is among `initialEntries` or is
+   * appended: until then the session lives in memory only (no file, no lock; `sync` has
+   * nothing to do and closing leaves nothing behind), so a thread nobody used leaves no
+   * transcript. The first accepted entry writes the header and every entry so far in
+   * one write, takes the lock and starts the fsyncs; the next `sync` waits for them.
+   */
+  writeWhen?: (entry: SessionEntry) => boolean;
 }
 
 /** One of `CreateSessionOptions.initialEntries`: a new entry, optionally with its chosen ID. */
@@ -129,6 +138,10 @@ export class SessionFile {
   /** fsyncs running on the thread pool (`syncInBackground`). */
   readonly #syncing = new Set<Promise<void>>();
   #closed = false;
+  /** Set while nothing is on disk: what decides that the file is written. */
+  #writeWhen: ((entry: SessionEntry) => boolean) | undefined;
+  /** After a deferred write: makes the new file and its name durable (the next `sync` calls it). */
+  #finishCreation: (() => void) | undefined;
 
   private constructor(init: {
     path: string;
@@ -136,6 +149,8 @@ export class SessionFile {
     parsed: ParsedSession;
     lock?: SessionLock;
     fd?: number;
+    /** Not on disk yet: written once an entry this accepts comes (see `writeWhen`). */
+    writeWhen?: (entry: SessionEntry) => boolean;
     /** Current size of the owned file (defaults to the parsed valid bytes). */
     size?: number;
     tornTailSavedTo?: string;
@@ -147,7 +162,8 @@ export class SessionFile {
     this.skippedLines = init.parsed.skippedLines;
     this.damage = init.parsed.damage;
     this.tornTailSavedTo = init.tornTailSavedTo;
-    this.readOnly = init.lock === undefined;
+    this.readOnly = init.lock === undefined && init.writeWhen === undefined;
+    this.#writeWhen = init.writeWhen;
     this.#entries = init.parsed.entries;
     this.#lineBytes = init.parsed.lineBytes;
     for (let i = 0; i < this.#entries.length; i++) {
@@ -205,6 +221,12 @@ export class SessionFile {
     const entries = buildInitialEntries(options.initialEntries ?? []);
     const name = sessionFileName(header.timestamp, header.id);
     const realPath = join(realpathSync(options.dir), name);
+    const { writeWhen } = options;
+    if (writeWhen !== undefined && !entries.some(writeWhen)) {
+      const parsed = unwrittenTranscript(header, entries);
+      const session = new SessionFile({ path: join(options.dir, name), realPath, parsed, writeWhen });
+      return { session, durable: Promise.resolve(), ensureDurable: () => {} };
+    }
     const lock = SessionLock.acquire(realPath);
     try {
       const { fd, parsed, durable } = createTranscriptFile(realPath, header, entries);
@@ -311,9 +333,35 @@ export class SessionFile {
     return undefined;
   }
 
-  /** Whether the lock is still ours (false for read-only and closed files). */
+  /** Whether the lock is still ours (false for read-only and closed files); an unwritten session is ours. */
   get owned(): boolean {
-    return !this.#closed && this.#lock?.held === true;
+    return !this.#closed && (this.#writeWhen !== undefined || this.#lock?.held === true);
+  }
+
+  /** False while a session made with `writeWhen` has not been written: no file, no lock. */
+  get written(): boolean {
+    return this.#writeWhen === undefined;
+  }
+
+  /** Writes an unwritten session's file now (its header and every entry so far); nothing when written. */
+  write(): void {
+    if (this.#closed) throw new Error(`session ${this.path} is closed`);
+    if (this.#writeWhen === undefined) return;
+    const lock = SessionLock.acquire(this.realPath);
+    try {
+      const { fd, durable } = createTranscriptFile(this.realPath, this.header, this.#entries);
+      this.#lock = lock;
+      this.#fd = fd;
+      this.#size = this.#lineBytes.reduce(
+        (sum, bytes) => sum + bytes,
+        Buffer.byteLength(serializeLine(this.header)),
+      );
+      this.#writeWhen = undefined;
+      this.#finishCreation = finishDurability(this, durable);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
   /** The entry with that ID, on any branch. */
@@ -372,14 +420,14 @@ export class SessionFile {
    * is written. A write that fails part way is cut back, so no partial line stays.
    */
   append(input: NewEntry, options: AppendOptions = {}): SessionEntry {
-    const fd = this.#writableFd();
+    const fd = this.#writeWhen === undefined ? this.#writableFd() : this.#unwrittenCheck();
     const { type, timestamp, id: inlineId, ...rest } = input as NewEntry & Record<string, unknown>;
     const chosen = options.id ?? inlineId;
     if (options.id !== undefined && inlineId !== undefined && inlineId !== options.id) {
       throw new RangeError(`entry id ${String(inlineId)} differs from options.id ${options.id}`);
     }
     if (chosen !== undefined) checkNewEntryId(chosen, this.#byId);
-    this.#lock!.verify();
+    this.#lock?.verify();
     const entry = {
       type,
       id: chosen ?? createEntryId({ has: (c) => this.#byId.has(c) || this.#reserved.has(c) }),
@@ -387,19 +435,41 @@ export class SessionFile {
       timestamp: timestamp ?? new Date().toISOString(),
       ...rest,
     } as SessionEntry;
-    const bytes = this.#write(fd, entry);
+    const bytes = fd === undefined ? Buffer.byteLength(serializeLine(entry)) : this.#write(fd, entry);
+    const leafBefore = this.#leafId;
     this.#needsNewline = false;
-    this.#reserved.delete(entry.id);
     this.#entries.push(entry);
     this.#lineBytes.push(bytes);
     this.#byId.set(entry.id, entry);
     this.#sizeById.set(entry.id, bytes);
     this.#leafId = entry.id;
+    if (this.#writeWhen?.(entry) === true) {
+      try {
+        this.write();
+      } catch (error) {
+        // nothing was written: the entry goes, as a failed write of a written file leaves none
+        this.#entries.pop();
+        this.#lineBytes.pop();
+        this.#byId.delete(entry.id);
+        this.#sizeById.delete(entry.id);
+        this.#leafId = leafBefore;
+        throw error;
+      }
+    }
+    this.#reserved.delete(entry.id);
     return entry;
   }
 
-  /** Durability point: fsyncs everything appended so far. */
+  /** Durability point: fsyncs everything appended so far (nothing to do while unwritten). */
   sync(): void {
+    if (this.#writeWhen !== undefined) {
+      this.#unwrittenCheck();
+      return;
+    }
+    // after a deferred write: the pool's fsync error, or file and directory synced here
+    const finish = this.#finishCreation;
+    this.#finishCreation = undefined;
+    finish?.();
     const fd = this.#writableFd();
     this.#lock!.verify();
     fsyncSync(fd);
@@ -465,6 +535,12 @@ export class SessionFile {
     }
     this.#size += bytes;
     return bytes;
+  }
+
+  /** An unwritten session takes appends in memory; undefined is "no descriptor to write to". */
+  #unwrittenCheck(): undefined {
+    if (this.#closed) throw new Error(`session ${this.path} is closed`);
+    return undefined;
   }
 
   #writableFd(): number {

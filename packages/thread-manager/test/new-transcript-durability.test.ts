@@ -71,14 +71,14 @@ describe("a new transcript's fsyncs overlap adoption", () => {
       await using _ = h;
       const original =
         method === "thread/fork"
-          ? (await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).thread
+          ? (await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())).thread
           : undefined;
       held = holdFsyncs();
       const { log, main } = orderLog(h, source);
       using _main = main;
       const request =
         method === "thread/start"
-          ? h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())
+          ? h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())
           : h.manager.forkThread({ threadId: original!.id }, h.desktop());
       await held.reached(2);
       expect(held.calls.map((c) => c.isDirectory)).toEqual([false, true]);
@@ -101,7 +101,7 @@ describe("a failed fsync of the new transcript", () => {
       await using _ = h;
       const original =
         method === "thread/fork"
-          ? (await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).thread
+          ? (await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())).thread
           : undefined;
       const before = { started: startedEvents(h).length, loaded: h.manager.diagnostics().loadedThreads };
       // The pool's fsyncs never report; the main thread's fsync of the transcript fails.
@@ -109,7 +109,7 @@ describe("a failed fsync of the new transcript", () => {
       const failing = recordMainThreadFsyncs({ fail: (call) => (call.isDirectory ? undefined : ioError()) });
       const request =
         method === "thread/start"
-          ? h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())
+          ? h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())
           : h.manager.forkThread({ threadId: original!.id }, h.desktop());
       await expect(request).rejects.toMatchObject({
         code: "internal",
@@ -147,7 +147,7 @@ describe("a failed adoption of a new transcript", () => {
       }),
     });
     await using _ = h;
-    await expect(h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).rejects.toMatchObject({
+    await expect(h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())).rejects.toMatchObject({
       code: "internal",
       message: "tool source refused",
     });

@@ -21,9 +21,9 @@ describe("session directories", () => {
     writeProjectSettings(h.dir.cwd, { sessionDir: "../project-sessions" });
     await setProjectTrust(h.dir.agentDir, h.dir.cwd, true);
 
-    const desktop = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const desktop = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     expect(dirname(desktop.thread.path ?? "")).toBe(globalDir);
-    const terminal = await h.manager.startThread({ cwd: h.dir.cwd }, h.terminal());
+    const terminal = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.terminal());
     // A relative project value resolves against `.knightcode/`.
     expect(dirname(terminal.thread.path ?? "")).toBe(join(h.dir.cwd, "project-sessions"));
 

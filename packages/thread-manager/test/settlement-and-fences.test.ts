@@ -103,7 +103,7 @@ describe("a tool result dropped by a message_end hook", () => {
       }),
     });
     writeFileSync(join(h.dir.cwd, "a.txt"), "hello world\n");
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     h.server.enqueue(
       toolCallReply({
         name: "edit",
@@ -178,7 +178,7 @@ describe("settlement hooks hold admission", () => {
       h.manager.onEvent((e) => {
         if (e.notification.method === "thread/turn/completed") settled.open();
       });
-      const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+      const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
       h.server.enqueue(textReply("first"));
       await h.manager.startTurn({ threadId: thread.id, text: "one" }, h.desktop());
       await entered.promise;
@@ -205,7 +205,7 @@ describe("thread/delete fences in-flight starts", () => {
     const held = heldModelSource();
     await using h = await createHarness({ manager: () => ({ models: held.source }) });
     held.init(h);
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     await h.manager.archiveThread({ threadId: thread.id }, h.desktop());
     // The start loads the archived thread (one lookup of its model) and is held resolving
     // the model for the turn: past the thread lookup, not yet admitted.
@@ -233,7 +233,7 @@ describe("thread/delete fences in-flight starts", () => {
         },
       }),
     });
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     await h.manager.archiveThread({ threadId: thread.id }, h.desktop());
     h.server.enqueue(textReply("still here"));
     const start = h.manager.startTurn({ threadId: thread.id, text: "first" }, h.desktop());
@@ -252,7 +252,7 @@ describe("thread/delete fences in-flight starts", () => {
     const held = heldModelSource();
     await using h = await createHarness({ manager: () => ({ models: held.source }) });
     held.init(h);
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     await h.manager.unsubscribe({ threadId: thread.id }, h.desktop());
     held.arm();
     h.server.enqueue(textReply("reloaded"));
@@ -274,7 +274,7 @@ describe("a queued input that fails to start", () => {
     const held = heldModelSource();
     await using h = await createHarness({ manager: () => ({ models: held.source }) });
     held.init(h);
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     h.server.enqueue(
       toolCallReply({ name: "write", arguments: { path: "w.txt", content: "x" }, id: "call_w" }),
       textReply("after"),
@@ -306,7 +306,7 @@ describe("a queued input that fails to start", () => {
 describe("contextTokens while the context is unknown", () => {
   test("after a compaction and before the next reply, usage reports leave contextTokens out", async () => {
     await using h = await createHarness({ settings: { compaction: { keepRecentTokens: 0 } } });
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     const usageSince = (mark: number) =>
       h.events.slice(mark).flatMap((e) => {
         const n = e.notification;

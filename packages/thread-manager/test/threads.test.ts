@@ -40,10 +40,40 @@ describe("thread/start", () => {
       status: { type: "idle" },
       model: { provider: "mock" },
     });
+    // no file until the thread is used; its first turn writes the settings before it
+    expect(existsSync(desktop.thread.path!)).toBe(false);
+    await oneTurn(h, desktop.thread.id, "first");
     expect(readFileSync(desktop.thread.path!, "utf8")).toMatch(/"type":"approval_mode".*"mode":"ask"/);
     expect(
       h.events.filter((e) => e.notification.method === "thread/started" && e.audience === "everyone").length,
     ).toBe(2);
+  });
+
+  test("a thread that never got input leaves no file: thread/read works, thread/list skips it, unloading leaves nothing", async () => {
+    await using h = await createHarness();
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    await h.manager.updateSettings({ threadId: thread.id, approvalMode: "autoEdit" }, h.desktop());
+    const read = await h.manager.readThread({ threadId: thread.id }, h.desktop());
+    expect(read.thread).toMatchObject({ id: thread.id, approvalMode: "autoEdit" });
+    expect(read.turns).toEqual([]);
+    expect((await h.manager.listThreads({}, h.desktop())).threads).toEqual([]);
+    expect(existsSync(thread.path!)).toBe(false);
+    expect(existsSync(lockPathFor(thread.path!))).toBe(false);
+    await h.manager.unsubscribe({ threadId: thread.id }, h.desktop());
+    h.clock.advance(IDLE_UNLOAD_MS);
+    expect(h.manager.diagnostics().loadedThreads).toBe(0);
+    await expectCode(h.manager.resumeThread({ threadId: thread.id }, h.desktop()), "threadNotFound");
+  });
+
+  test("a named thread is written at start; an unnamed one from its first !command", async () => {
+    await using h = await createHarness();
+    const named = await h.manager.startThread({ cwd: h.dir.cwd, name: "kept" }, h.desktop());
+    expect(readFileSync(named.thread.path!, "utf8")).toContain('"name":"kept"');
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    await h.manager.runShell({ threadId: thread.id, command: "echo used" }, h.desktop());
+    expect(readFileSync(thread.path!, "utf8")).toContain("bashExecution");
+    const listed = await h.manager.listThreads({}, h.desktop());
+    expect(listed.threads.map((t) => t.id).sort()).toEqual([named.thread.id, thread.id].sort());
   });
 
   test("a cwd that is not a directory returns invalidParams", async () => {
@@ -156,7 +186,7 @@ describe("thread/resume and thread/read", () => {
 describe("idle unload and ownership", () => {
   test("a thread unloads after ten idle minutes without subscribers, releasing its lock", async () => {
     await using h = await createHarness();
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     const lock = lockPathFor(thread.path!);
     expect(existsSync(lock)).toBe(true);
     await h.manager.unsubscribe({ threadId: thread.id }, h.desktop());
@@ -178,7 +208,7 @@ describe("idle unload and ownership", () => {
 
   test("ownership loss closes the thread with an error and a systemError status until a reload", async () => {
     await using h = await createHarness();
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     rmSync(lockPathFor(thread.path!));
     await expectCode(
       h.manager.startTurn({ threadId: thread.id, text: "x" }, h.desktop()),
@@ -201,8 +231,8 @@ describe("idle unload and ownership", () => {
 describe("list, archive, unarchive, delete", () => {
   test("list shows threads newest first; archive moves them; delete needs archive first", async () => {
     await using h = await createHarness();
-    const a = (await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).thread;
-    const b = (await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop())).thread;
+    const a = (await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())).thread;
+    const b = (await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop())).thread;
     const listed = await h.manager.listThreads({}, h.desktop());
     expect(listed.threads.map((t) => t.id).sort()).toEqual([a.id, b.id].sort());
     await expectCode(h.manager.deleteThread({ threadId: a.id }, h.desktop()), "threadNotArchived");
@@ -239,7 +269,7 @@ describe("list, archive, unarchive, delete", () => {
 describe("settings and models", () => {
   test("settings update persists model, thinking level and approval mode on the branch", async () => {
     await using h = await createHarness({ reasoning: true });
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     const updated = await h.manager.updateSettings(
       {
         threadId: thread.id,
@@ -337,7 +367,7 @@ describe("closeAll", () => {
 describe("idle unload after a failed request", () => {
   test("a thread loaded by a turn/start that then fails subscribes nobody and still unloads after ten idle minutes", async () => {
     await using h = await createHarness();
-    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd }, h.desktop());
+    const { thread } = await h.manager.startThread({ cwd: h.dir.cwd, name: "used" }, h.desktop());
     await h.manager.unsubscribe({ threadId: thread.id }, h.desktop());
     h.clock.advance(IDLE_UNLOAD_MS);
     expect(h.manager.diagnostics().loadedThreads).toBe(0);

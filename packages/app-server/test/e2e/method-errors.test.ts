@@ -47,6 +47,8 @@ async function startThread(server: E2EServer): Promise<string> {
     cwd: server.agent.cwd,
     approvalMode: "ask",
     model: MOCK_MODEL,
+    // named, so its transcript is written at once (an unused thread has no file)
+    name: "used",
   });
   return thread.id;
 }

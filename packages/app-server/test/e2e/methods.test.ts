@@ -319,6 +319,8 @@ test(
     const { thread } = await server.client.request("thread/start", {
       cwd: server.agent.cwd,
       model: MOCK_MODEL,
+      // named, so it is written at once (an unused thread has no file)
+      name: "used",
     });
     expect(thread.path?.startsWith(`${dir}/`)).toBe(true);
     const files = [...new Bun.Glob("*.jsonl").scanSync({ cwd: dir })];

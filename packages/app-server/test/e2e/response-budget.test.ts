@@ -72,7 +72,12 @@ for (const target of TARGETS) {
 
         // a listing one byte too long next to its id is fetched again with fewer rows
         for (let i = 0; i < 3; i++)
-          await server.client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+          // named: a thread only lists once it has a file
+          await server.client.request("thread/start", {
+            cwd: server.agent.cwd,
+            model: MOCK_MODEL,
+            name: "row",
+          });
         const all = await server.client.request("thread/list", {});
         expect(all.threads.length).toBe(4);
         expect(all.nextCursor).toBeUndefined();

@@ -81,10 +81,25 @@ export function remapBranch(branch: readonly SessionEntry[]): {
   return { entries, ids };
 }
 
+/** Entry types that only record settings or extension state: a thread with nothing else was never used. */
+const UNUSED_THREAD_ENTRIES: ReadonlySet<SessionEntry["type"]> = new Set([
+  "approval_mode",
+  "model_change",
+  "thinking_level_change",
+  "custom",
+  "label",
+]);
+
+/** Whether `entry` makes a new thread's transcript worth a file: input (a turn, a `!command`), a name. */
+export function countsAsUse(entry: SessionEntry): boolean {
+  return !UNUSED_THREAD_ENTRIES.has(entry.type);
+}
+
 /**
- * A new thread's transcript with its approval mode, model, thinking level and name,
- * written with the header before its one file fsync (`initialEntries`), which is still
- * running when this returns (`durable`).
+ * A new thread's transcript with its approval mode, model, thinking level and name. It
+ * is written from its first use (`countsAsUse`: a turn's start marker, a `!command`'s
+ * output, a name; a name given here writes it at once), the header and initial entries
+ * together before the one file fsync, so a thread that never got input leaves no file.
  */
 export async function createThreadSession(
   dir: string,
@@ -107,7 +122,9 @@ export async function createThreadSession(
     dir,
     cwd: params.cwd,
     initialEntries,
-    ...(initial.worktree ? { worktree: initial.worktree } : {}),
+    // a thread with its own worktree is written at once: the file is what records the
+    // worktree, so one never used can still be found and its worktree removed
+    ...(initial.worktree ? { worktree: initial.worktree } : { writeWhen: countsAsUse }),
   });
 }
 

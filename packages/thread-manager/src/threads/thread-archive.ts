@@ -35,6 +35,8 @@ export class ArchiveOperations {
   /** Moves a transcript into `archive/` or back; a loaded idle thread is unloaded first. */
   async move(threadId: string, direction: "archive" | "unarchive"): Promise<Record<string, never>> {
     const runtime = this.busyCheck(threadId);
+    // a thread that never got input has no file yet: archiving keeps it, so it is written first
+    if (runtime && !runtime.session.written) runtime.session.write();
     const found = this.host.locator.find(threadId);
     if (!found) throw new AppServerError("threadNotFound", `Thread ${threadId} not found`);
     if (runtime) await this.host.unload(runtime);
@@ -47,6 +49,9 @@ export class ArchiveOperations {
   async delete(threadId: string): Promise<Record<string, never>> {
     const check = () => {
       const found = this.host.locator.find(threadId);
+      // a loaded thread without a file yet (never used) is there, just not archived
+      if (!found && this.host.loaded(threadId) !== undefined)
+        throw new AppServerError("threadNotArchived", `Thread ${threadId} is not archived`);
       if (!found) throw new AppServerError("threadNotFound", `Thread ${threadId} not found`);
       if (!found.archived)
         throw new AppServerError("threadNotArchived", `Thread ${threadId} is not archived`);
