@@ -70,6 +70,8 @@ export const ThreadSummary = Type.Object({
   /** Session name, else the first user text, bounded. */
   title: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
+  /** Message entries in the transcript, every branch (`thread/list` rows; absent when not known). */
+  messageCount: Type.Optional(Type.Integer({ minimum: 0 })),
   createdAt: Type.String(),
   updatedAt: Type.String(),
   /** The parent's header ID. */
@@ -98,6 +100,17 @@ export const ThreadSandbox = Type.Object({
   network: Type.Union([Type.Literal("off"), Type.Literal("on")]),
 });
 export type ThreadSandbox = Static<typeof ThreadSandbox>;
+
+/**
+ * What a loaded thread's agent reads besides the conversation, for a client's first
+ * screen: the context files (AGENTS.md, CLAUDE.md, ...) and the extensions that loaded,
+ * as paths.
+ */
+export const ThreadResources = Type.Object({
+  contextFiles: Type.Array(Type.String()),
+  extensions: Type.Array(Type.String()),
+});
+export type ThreadResources = Static<typeof ThreadResources>;
 
 /** A thread with its current settings. */
 export const Thread = Type.Object({
@@ -353,9 +366,21 @@ export const CommandArgument = Type.Object({
 });
 export type CommandArgument = Static<typeof CommandArgument>;
 
+/** Where a listed command comes from: the server's own, an extension, a prompt template, a skill, an MCP prompt. */
+export const CommandSource = Type.Union([
+  Type.Literal("builtin"),
+  Type.Literal("extension"),
+  Type.Literal("template"),
+  Type.Literal("skill"),
+  Type.Literal("mcp"),
+]);
+export type CommandSource = Static<typeof CommandSource>;
+
 export const Command = Type.Object({
   name: Type.String(),
   description: Type.String(),
+  /** Where it comes from (absent from servers that do not say). */
+  source: Type.Optional(CommandSource),
   /** The arguments, in order, when the command declares them (an MCP prompt's). */
   arguments: Type.Optional(Type.Array(CommandArgument)),
 });

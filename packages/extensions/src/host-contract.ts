@@ -230,6 +230,8 @@ export interface ExtensionHost {
    * thread's skills and prompt templates. Absent: none.
    */
   resources?(): { skillPaths: string[]; promptPaths: string[]; themePaths: string[] };
+  /** Paths of the extensions that loaded, in load order. Absent: not known. */
+  loaded?(): string[];
   /** Command-line flags the extensions registered, with their values. Absent: none. */
   flags?(): ExtensionFlag[];
   /** Problems found while loading, reported in the thread's start/resume warnings. */

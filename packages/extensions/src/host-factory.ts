@@ -91,6 +91,7 @@ export async function loadExtensionHost(
   const pluggedUI = embedderUI ?? options.ui;
   const ui = pluggedUI ?? createNoUI();
   const leases: CachedFactory[] = [];
+  const loadedPaths: string[] = [];
   const runner = new ExtensionRunner({
     threadId: options.context.threadId,
     cwd: options.context.cwd,
@@ -135,8 +136,10 @@ export async function loadExtensionHost(
       });
       continue;
     }
-    if (await runner.load(source.path, entry.factory)) leases.push(entry);
-    else cache.release(entry);
+    if (await runner.load(source.path, entry.factory)) {
+      leases.push(entry);
+      loadedPaths.push(source.path);
+    } else cache.release(entry);
   }
   // every extension has registered its flags: what is left names none of them
   warnings.push(...flagArgWarnings(options.flagArgs ?? [], (name) => runner.flags.get(name)?.value.type));
@@ -196,6 +199,7 @@ export async function loadExtensionHost(
     tools: () => extensionAgentTools(runner),
     activeTools: () => runner.activeToolNames,
     flags: () => runner.flagList(),
+    loaded: () => [...loadedPaths],
     resources: () => ({
       skillPaths: [...discovered.skillPaths, ...packages.skillPaths],
       promptPaths: [...discovered.promptPaths, ...packages.promptPaths],

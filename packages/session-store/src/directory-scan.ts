@@ -49,6 +49,8 @@ export interface SessionSummary {
   /** Session name if set, else the first user text; bounded. */
   title: string | undefined;
   name: string | undefined;
+  /** Message entries in the file, when known. */
+  messageCount: number | undefined;
   /** ISO header creation time. */
   createdAt: string;
   /** ISO file modification time. */
@@ -138,6 +140,7 @@ async function rescanTail(
   if (record.firstUserText === undefined && facts.firstUserText !== undefined) {
     record.firstUserText = facts.firstUserText;
   }
+  if (record.messageCount !== undefined) record.messageCount += facts.messageCount;
   const title = record.name ?? record.firstUserText;
   if (title === undefined) delete record.title;
   else record.title = title;
@@ -165,6 +168,7 @@ function toSummary(dir: string, name: string, record: IndexRecord, archived: boo
     cwd: record.cwd ?? "",
     title: record.title,
     name: record.name,
+    messageCount: record.messageCount,
     createdAt: record.createdAt ?? new Date(record.mtimeMs).toISOString(),
     updatedAt: new Date(record.mtimeMs).toISOString(),
     parentSession: record.parentSession,
@@ -266,6 +270,7 @@ export async function scanDirectory(
       id: header.id,
       cwd: typeof header.cwd === "string" ? header.cwd : "",
       createdAt: header.timestamp,
+      messageCount: facts.messageCount,
     };
     const title = facts.name ?? facts.firstUserText;
     if (title !== undefined) record.title = title;

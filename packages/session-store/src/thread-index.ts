@@ -11,7 +11,8 @@ import { MAX_TITLE_CHARS } from "./transcript-scan.ts";
 export const THREAD_INDEX_FILE = ".thread-index.json";
 /** An index larger than this is ignored and rebuilt. */
 export const MAX_INDEX_BYTES = 16 * 1024 * 1024;
-const INDEX_VERSION = 1;
+/** 2: records count messages (`messageCount`); an older index is rebuilt once. */
+const INDEX_VERSION = 2;
 
 /** What the index remembers about one transcript. */
 export interface IndexRecord {
@@ -28,6 +29,8 @@ export interface IndexRecord {
   /** The first user text, bounded (kept apart from the name so a cleared name falls back to it). */
   firstUserText?: string;
   name?: string;
+  /** Message entries in the file. */
+  messageCount?: number;
   parentSession?: string;
   forkedFromId?: string;
   /** The header's worktree. */
@@ -57,6 +60,7 @@ function isRecord(value: unknown): value is IndexRecord {
   }
   if (r.worktree !== undefined && !isSessionWorktree(r.worktree)) return false;
   if (r.invalid !== undefined && typeof r.invalid !== "boolean") return false;
+  if (r.messageCount !== undefined && typeof r.messageCount !== "number") return false;
   if (r.forkResolved !== undefined && typeof r.forkResolved !== "boolean") return false;
   // A transcript's record names its thread; only a non-transcript's record may lack an ID.
   return r.invalid === true || typeof r.id === "string";

@@ -1,6 +1,6 @@
 /**
  * What a listing needs from one transcript, found without parsing every line: the
- * header, the latest session name and the first user text.
+ * header, the latest session name, the first user text and the number of messages.
  */
 import { type FileHandle, open } from "node:fs/promises";
 import type { SessionHeader } from "./entries.ts";
@@ -14,8 +14,12 @@ export interface TranscriptFacts {
   header: SessionHeader;
   name: string | undefined;
   firstUserText: string | undefined;
+  /** Message entries on every branch (user, assistant, tool results, shell commands, ...). */
+  messageCount: number;
 }
 
+/** The start of a message entry's line: our writer and pi's both put `type` first. */
+const MESSAGE_MARK = Buffer.from('{"type":"message"');
 const NAME_MARK = Buffer.from('"type":"session_info"');
 const USER_MARK = Buffer.from('"role":"user"');
 
@@ -86,13 +90,27 @@ function firstUserText(buf: Buffer, from: number): string | undefined {
   return undefined;
 }
 
+/** Lines at or after `from` (a line start) that are message entries. */
+function countMessages(buf: Buffer, from: number): number {
+  let count = 0;
+  for (let at = buf.indexOf(MESSAGE_MARK, from); at !== -1; at = buf.indexOf(MESSAGE_MARK, at + 1)) {
+    if (at === from || buf[at - 1] === 0x0a) count++;
+  }
+  return count;
+}
+
 /** Extracts listing facts from a whole transcript's bytes; undefined when it is not a session file. */
 export function scanTranscript(buf: Buffer): TranscriptFacts | undefined {
   const firstNl = buf.indexOf(0x0a);
   const header = parseHeaderLine(buf.toString("utf8", 0, firstNl === -1 ? buf.length : firstNl));
   if (!header) return undefined;
   const bodyStart = firstNl === -1 ? buf.length : firstNl + 1;
-  return { header, name: latestName(buf, bodyStart).name, firstUserText: firstUserText(buf, bodyStart) };
+  return {
+    header,
+    name: latestName(buf, bodyStart).name,
+    firstUserText: firstUserText(buf, bodyStart),
+    messageCount: countMessages(buf, bodyStart),
+  };
 }
 
 /** Facts found in bytes appended to a known transcript (whole lines only). */
@@ -101,12 +119,18 @@ export interface AppendedFacts {
   nameChanged: boolean;
   name: string | undefined;
   firstUserText: string | undefined;
+  messageCount: number;
 }
 
 /** Scans only the appended tail of a transcript, for listings of files that grew. */
 export function scanAppended(tail: Buffer): AppendedFacts {
   const latest = latestName(tail, 0);
-  return { nameChanged: latest.found, name: latest.name, firstUserText: firstUserText(tail, 0) };
+  return {
+    nameChanged: latest.found,
+    name: latest.name,
+    firstUserText: firstUserText(tail, 0),
+    messageCount: countMessages(tail, 0),
+  };
 }
 
 /**

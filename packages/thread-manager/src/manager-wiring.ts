@@ -155,6 +155,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     ...(options.toolSources ? { toolSources: options.toolSources } : {}),
   });
   parts.reads = new ThreadReads({
+    agentDir: ctx.agentDir,
     registry: parts.registry,
     locator,
     dirs,

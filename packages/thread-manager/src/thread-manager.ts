@@ -32,6 +32,7 @@ import { commandList, mcpServerList } from "./threads/project-listings.ts";
 import { applySettingsUpdate } from "./threads/settings-update.ts";
 import { worktreeStarts } from "./threads/thread-creation.ts";
 import { extensionFlagsOf, notFound } from "./threads/thread-reads.ts";
+import { threadResources } from "./threads/thread-resources.ts";
 import type { ThreadRuntime } from "./threads/thread-runtime.ts";
 import { readMcpResource } from "./tools/mcp-resources.ts";
 import { wire } from "./wire-errors.ts";
@@ -99,8 +100,9 @@ export class ThreadManager implements ThreadManagerApi {
     });
   }
 
-  /** Subscribes the creator of a new thread and answers with the thread and its warnings. */
-  private created(runtime: ThreadRuntime, caller: Caller): ThreadStartResult {
+  /** Subscribes the creator of a new thread and answers with the thread, its warnings and resources. */
+  private async created(runtime: ThreadRuntime, caller: Caller): Promise<ThreadStartResult> {
+    const resources = await threadResources(runtime, this.parts.ctx.agentDir);
     runtime.subscribe(caller.connectionId);
     runtime.noteInitiator(caller.connectionId);
     const worktreeStart = worktreeStarts.get(runtime);
@@ -110,6 +112,7 @@ export class ThreadManager implements ThreadManagerApi {
       ...extensionFlagsOf(runtime),
       stream: runtime.replay.position(),
       ...(worktreeStart ? { worktreeStart } : {}),
+      resources,
     };
   }
 
@@ -193,14 +196,29 @@ export class ThreadManager implements ThreadManagerApi {
 
   readContext: ThreadManagerApi["readContext"] = (params) =>
     wire(() => this.parts.turns.use((turns) => turns.context(params)));
+  /**
+   * Input for a thread (a turn, a queued input, a `!command`, whatever then handles it)
+   * makes it used: a new thread's transcript is written before the input is looked at.
+   */
+  private received(threadId: string): void {
+    const session = this.parts.registry.threads.get(threadId)?.session;
+    if (session !== undefined && !session.written) session.write();
+  }
+
   startTurn: ThreadManagerApi["startTurn"] = (params, caller) =>
-    wire(() => this.parts.turns.use((turns) => turns.start(params, caller)));
+    wire(() => {
+      this.received(params.threadId);
+      return this.parts.turns.use((turns) => turns.start(params, caller));
+    });
   steerTurn: ThreadManagerApi["steerTurn"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.steer(params, caller)));
   interruptTurn: ThreadManagerApi["interruptTurn"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.interrupt(params, caller)));
   addToQueue: ThreadManagerApi["addToQueue"] = (params, caller) =>
-    wire(() => this.parts.turns.use((turns) => turns.queueAdd(params, caller)));
+    wire(() => {
+      this.received(params.threadId);
+      return this.parts.turns.use((turns) => turns.queueAdd(params, caller));
+    });
   removeFromQueue: ThreadManagerApi["removeFromQueue"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.queueRemove(params, caller)));
   diffThread: ThreadManagerApi["diffThread"] = (params) => wire(() => this.parts.worktrees.diff(params));
@@ -211,7 +229,10 @@ export class ThreadManager implements ThreadManagerApi {
   listWorktrees: ThreadManagerApi["listWorktrees"] = (params) =>
     wire(() => this.parts.worktrees.list(params));
   runShell: ThreadManagerApi["runShell"] = (params, caller) =>
-    wire(() => this.parts.turns.use((turns) => turns.shell(params, caller)));
+    wire(() => {
+      this.received(params.threadId);
+      return this.parts.turns.use((turns) => turns.shell(params, caller));
+    });
   undoTurn: ThreadManagerApi["undoTurn"] = (params, caller) =>
     wire(() => this.parts.turns.use((turns) => turns.undo(params, caller)));
   readTree: ThreadManagerApi["readTree"] = (params) =>

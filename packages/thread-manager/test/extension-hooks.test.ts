@@ -30,7 +30,7 @@ describe("extension hooks", () => {
     expect(h.server.requests.length).toBe(0);
     const { commands } = await h.manager.listCommands({ threadId: thread.id }, h.desktop());
     expect(commands.map((c) => c.name)).toEqual(["compact", "name", "new", "fork", "reload", "hello"]);
-    expect(commands.at(-1)).toEqual({ name: "hello", description: "Says hello" });
+    expect(commands.at(-1)).toEqual({ name: "hello", description: "Says hello", source: "extension" });
   });
 
   test("a dropped assistant message is withdrawn with item/removed and absent from history", async () => {

@@ -341,7 +341,7 @@ describe("command/list", () => {
       "---\ndescription: Review the diff\n---\nReview it.",
     );
     const { commands } = await h.manager.listCommands({ cwd: h.dir.cwd }, h.desktop());
-    expect(commands).toContainEqual({ name: "review", description: "Review the diff" });
+    expect(commands).toContainEqual({ name: "review", description: "Review the diff", source: "template" });
     expect(h.manager.diagnostics().loadedThreads).toBe(0);
     await expectCode(h.manager.listCommands({ threadId: "missing" }, h.desktop()), "threadNotFound");
   });

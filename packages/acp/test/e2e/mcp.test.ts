@@ -104,6 +104,9 @@ describe("knightcode acp: MCP servers from the editor", () => {
       {
         await using first = await startAcp(world);
         ({ sessionId } = await first.agent.request("session/new", { cwd: world.agent.cwd, mcpServers: [] }));
+        // prompted once, so the session has a transcript to load
+        world.mock.enqueue(textReply("hello"));
+        await first.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
       }
       await using acp = await startAcp(world);
       const loaded = await acp.agent.request("session/load", {

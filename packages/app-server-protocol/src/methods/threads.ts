@@ -15,6 +15,7 @@ import {
   StreamSeq,
   ThinkingLevel,
   Thread,
+  ThreadResources,
   ThreadSummary,
   TokenUsage,
   Turn,
@@ -66,6 +67,7 @@ export const ThreadStartResult = Type.Object({
       copied: Type.Array(Type.String()),
     }),
   ),
+  resources: Type.Optional(ThreadResources),
 });
 export type ThreadStartResult = Static<typeof ThreadStartResult>;
 
@@ -104,6 +106,7 @@ export const ThreadResumeResult = Type.Object({
   stream: Stream,
   /** Only when `replay` was asked: whether the gap was sent again or is gone. */
   replay: Type.Optional(Type.Union([Type.Literal("replayed"), Type.Literal("gone")])),
+  resources: Type.Optional(ThreadResources),
 });
 export type ThreadResumeResult = Static<typeof ThreadResumeResult>;
 
@@ -120,6 +123,7 @@ export const ThreadForkResult = Type.Object({
   warnings: Type.Array(Warning),
   extensionFlags: ExtensionFlags,
   stream: Stream,
+  resources: Type.Optional(ThreadResources),
 });
 export type ThreadForkResult = Static<typeof ThreadForkResult>;
 

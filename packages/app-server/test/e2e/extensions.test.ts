@@ -178,7 +178,11 @@ for (const target of TARGETS) {
         await using server = await target.start({ extensions: [fixture("hello-command.ts")] });
         const { threadId } = await startThread(server.client, server.agent.cwd);
         const { commands } = await server.client.request("command/list", { threadId });
-        expect(commands).toContainEqual({ name: "hello", description: "Writes a greeting entry" });
+        expect(commands).toContainEqual({
+          name: "hello",
+          description: "Writes a greeting entry",
+          source: "extension",
+        });
         const result = await server.client.request("turn/start", { threadId, text: "/hello world" });
         expect(result.status).toBe("handled");
         expect(server.mock.requests.length).toBe(0);

@@ -51,11 +51,13 @@ for (const target of TARGETS) {
         expect(commands).toContainEqual({
           name: "mcp__everything__simple-prompt",
           description: "A prompt with no arguments",
+          source: "mcp",
           arguments: [],
         });
         expect(commands).toContainEqual({
           name: "mcp__everything__args-prompt",
           description: "A prompt with two arguments, one required and one optional",
+          source: "mcp",
           arguments: [
             { name: "city", description: "Name of the city", required: true },
             { name: "state", required: false },
@@ -65,6 +67,7 @@ for (const target of TARGETS) {
         expect(commands.find((c) => c.name === "compact")).toEqual({
           name: "compact",
           description: expect.any(String),
+          source: "builtin",
         });
         expect(commands.map((c) => c.name)).toContain("mcp__everything__resource-prompt");
         expect(commands.filter((c) => c.name.startsWith("mcp__files__"))).toEqual([]);

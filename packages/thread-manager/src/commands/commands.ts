@@ -7,7 +7,7 @@
  * offer, from settings and resource discovery only: nothing starts (so no MCP prompts),
  * nothing is written.
  */
-import type { Command } from "@knightcode/app-server-protocol";
+import type { Command, CommandSource } from "@knightcode/app-server-protocol";
 import { discoverResources, type PromptTemplateResource, type SkillResource } from "@knightcode/config";
 import type { McpPromptCommand } from "@knightcode/mcp";
 import { type LoaderContext, readProjectSettings } from "../threads/thread-loader.ts";
@@ -68,17 +68,23 @@ export async function listCommands(
   const found = await discoverCommands(sources);
   const out: Command[] = [];
   const seen = new Set<string>(TERMINAL_ONLY_COMMANDS);
-  const add = (command: Command, args?: Command["arguments"]) => {
+  const add = (command: Command, source: CommandSource, args?: Command["arguments"]) => {
     if (seen.has(command.name)) return;
     seen.add(command.name);
-    out.push({ name: command.name, description: command.description, ...(args ? { arguments: args } : {}) });
+    out.push({
+      name: command.name,
+      description: command.description,
+      source,
+      ...(args ? { arguments: args } : {}),
+    });
   };
-  for (const command of BUILTIN_COMMANDS) add(command);
-  for (const command of extensionCommands) add(command);
-  for (const prompt of found.prompts) add(prompt);
-  for (const skill of found.skills) add({ name: `skill:${skill.name}`, description: skill.description });
+  for (const command of BUILTIN_COMMANDS) add(command, "builtin");
+  for (const command of extensionCommands) add(command, "extension");
+  for (const prompt of found.prompts) add(prompt, "template");
+  for (const skill of found.skills)
+    add({ name: `skill:${skill.name}`, description: skill.description }, "skill");
   // An MCP prompt's declared arguments go with it (an empty list: it takes none).
-  for (const prompt of mcpPrompts) add(prompt, prompt.arguments);
+  for (const prompt of mcpPrompts) add(prompt, "mcp", prompt.arguments);
   return out;
 }
 

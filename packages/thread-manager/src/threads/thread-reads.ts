@@ -27,6 +27,7 @@ import type { SessionDirectories } from "./session-dirs.ts";
 import type { LocatedSession, SessionLocator } from "./session-locator.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
+import { threadResources } from "./thread-resources.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { summaryOf, unloadedThread } from "./thread-views.ts";
 import { reopenThreadWorktree } from "./thread-worktrees.ts";
@@ -42,6 +43,8 @@ export function extensionFlagsOf(runtime: ThreadRuntime): { extensionFlags?: Ext
 
 /** What reading threads needs from the manager. */
 export interface ThreadReadsHost {
+  /** Where the agent's own context file is read (a thread's `resources`). */
+  agentDir: string;
   registry: ThreadRegistry;
   locator: SessionLocator;
   dirs: SessionDirectories;
@@ -116,6 +119,7 @@ export class ThreadReads {
     const runtime = await registry.load(params.threadId, caller, params.mcpServers);
     // a loaded thread whose worktree was removed meanwhile gets it back as well
     const worktreeWarnings = await reopenThreadWorktree(runtime.session.header.worktree);
+    const resources = await threadResources(runtime, this.host.agentDir);
     // Resuming a thread already loaded with other client servers switches to the new ones.
     const mcpWarnings =
       params.mcpServers !== undefined && runtime.mcp && runtime.mcp.clientServers !== params.mcpServers
@@ -129,6 +133,7 @@ export class ThreadReads {
       usage: runtime.usage(this.host.compaction.contextTokens(runtime)),
       warnings: [...runtime.loadWarnings, ...worktreeWarnings, ...mcpWarnings],
       ...extensionFlagsOf(runtime),
+      resources,
     };
     const running = runtime.running?.live.snapshot();
     let page: HistoryTurns;

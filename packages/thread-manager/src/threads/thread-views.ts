@@ -17,6 +17,7 @@ export function summaryOf(summary: SessionSummary, status: ThreadStatus): Thread
   };
   if (summary.title !== undefined) out.title = summary.title;
   if (summary.name !== undefined) out.name = summary.name;
+  if (summary.messageCount !== undefined) out.messageCount = summary.messageCount;
   if (summary.forkedFromId !== undefined) out.forkedFromId = summary.forkedFromId;
   if (summary.worktree !== undefined) out.worktree = summary.worktree;
   return out;
