@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "./args.ts";
+import { ENDING_SIGNALS } from "./ending-signals.ts";
 import { settleFlagsOf } from "./extension-flags.ts";
 import { discardStartedThread, OpenThreadError, openThread } from "./open-thread.ts";
 import { runPrintTurn } from "./print-mode.ts";
@@ -80,6 +81,10 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     return runInteractive(connect, cwd, options);
   }
   const connection = await connect();
+  // a signal ends the run as the end of the turn would: the server shuts down in order
+  // (the turn interrupted and saved, the lock released), then the exit code says which
+  for (const [signal, code] of Object.entries(ENDING_SIGNALS))
+    process.once(signal, () => void connection.close().finally(() => process.exit(code)));
   try {
     const opened = await openThread(connection.client, cwd, options);
     const settled = await settleFlagsOf(connection.client, opened, options);

@@ -10,6 +10,7 @@ import {
   type ExtensionFlag,
   isAppServerError,
   type Thread,
+  type ThreadResources,
   type ThreadResumeResult,
   type Warning,
 } from "@knightcode/app-server-protocol";
@@ -24,6 +25,8 @@ export interface OpenedThread {
   extensionFlags?: ExtensionFlag[];
   /** Started by this run (not resumed). */
   created?: boolean;
+  /** Its context files and loaded extensions, when the server says. */
+  resources?: ThreadResources;
 }
 
 /** A local error the binary reports on stderr with exit code 1. */
@@ -64,7 +67,7 @@ export async function openThread(
         message:
           "This checkout has uncommitted changes; the worktree starts from the last commit without them",
       });
-    return { thread: started.thread, warnings, created: true, ...flagsOf(started) };
+    return { thread: started.thread, warnings, created: true, ...flagsOf(started), ...resourcesOf(started) };
   }
   let resumed: ThreadResumeResult;
   try {
@@ -81,10 +84,22 @@ export async function openThread(
     ...(options.thinking === undefined ? {} : { thinkingLevel: options.thinking }),
   };
   if (Object.keys(changes).length === 0) {
-    return { thread: resumed.thread, resumed, warnings: resumed.warnings, ...flagsOf(resumed) };
+    return {
+      thread: resumed.thread,
+      resumed,
+      warnings: resumed.warnings,
+      ...flagsOf(resumed),
+      ...resourcesOf(resumed),
+    };
   }
   const updated = await client.request("thread/settings/update", { threadId: id, ...changes });
-  return { thread: updated.thread, resumed, warnings: resumed.warnings, ...flagsOf(resumed) };
+  return {
+    thread: updated.thread,
+    resumed,
+    warnings: resumed.warnings,
+    ...flagsOf(resumed),
+    ...resourcesOf(resumed),
+  };
 }
 
 /**
@@ -103,4 +118,8 @@ export async function discardStartedThread(client: AppServerClient, opened: Open
 
 function flagsOf(result: { extensionFlags?: ExtensionFlag[] }): { extensionFlags?: ExtensionFlag[] } {
   return result.extensionFlags === undefined ? {} : { extensionFlags: result.extensionFlags };
+}
+
+function resourcesOf(result: { resources?: ThreadResources }): { resources?: ThreadResources } {
+  return result.resources === undefined ? {} : { resources: result.resources };
 }

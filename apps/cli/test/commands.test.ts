@@ -153,7 +153,7 @@ describe("built-in commands in the terminal", () => {
     expect(tty.visible().join("\n")).toContain(`${MOCK_PROVIDERS.anthropic}/mock-model`);
   }, 30_000);
 
-  test("/settings switches the thread's approval mode: a write then asks, where fullAccess ran it", async () => {
+  test("/settings opens the approval list on the current mode, marked, and switches it: a write then asks, where fullAccess ran it", async () => {
     await using env = await mockedAgent();
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
     await tty.waitFor("mock-completions/mock-model");
@@ -161,8 +161,13 @@ describe("built-in commands in the terminal", () => {
     await tty.waitFor("Settings (Esc to close)");
     tty.write(KEYS.down);
     tty.write(KEYS.enter);
-    await tty.waitFor("autoEdit");
-    tty.write(KEYS.enter); // the first mode offered: ask
+    // the list opens on the mode in effect, marked
+    const list = await tty.waitFor("fullAccess ●");
+    expect(list).toMatch(/→ fullAccess ●/);
+    tty.write(KEYS.up);
+    tty.write(KEYS.up);
+    await tty.waitFor(/→ ask/);
+    tty.write(KEYS.enter);
     await tty.waitFor("Approval mode: ask");
     env.mock.enqueue(
       toolCallReply({ name: "write", arguments: { path: "s.txt", content: "S\n" } }),
@@ -282,8 +287,9 @@ describe("built-in commands in the terminal", () => {
     tty.type("/session");
     const screen = await tty.waitFor("Messages 1 user, 1 assistant, 0 tool calls");
     expect(screen).toMatch(/ID\s+\S{8,}/);
-    // the path may wrap at the terminal width
-    expect(screen.replace(/\s+/g, "")).toMatch(/File\/\S+\.jsonl/);
+    // the folder and the file name on lines of their own, so the name never wraps
+    expect(screen).toMatch(/^ {2}Folder {3}\S+\/$/m);
+    expect(screen).toMatch(/^ {2}File {5}\S+_[0-9a-f-]{36}\.jsonl$/m);
     tty.type("/usage");
     await tty.waitFor("1,200 in, 34 out");
     tty.type("/quit");

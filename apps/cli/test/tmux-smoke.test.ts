@@ -63,13 +63,21 @@ async function startPane(socket: string, env: MockedAgent, args: string[] = []):
   );
 }
 
-test("tmux smoke: knightcode starts in a real terminal, takes a prompt and shows the answer", async () => {
+test("tmux smoke: knightcode starts in a real terminal with its first screen, says how to get Shift+Enter, takes a prompt and shows the answer", async () => {
   await using env = await mockedAgent();
   env.mock.enqueue(textReply("Smoke test answer from the mock.", 4));
   const socket = `knightcode-test-${process.pid}`;
   await startPane(socket, env);
   try {
     await waitForPane(socket, "mock-completions/mock-model");
+    // the first screen: version, model, cwd and the keys
+    const first = await waitForPane(socket, "Enter send");
+    expect(first).toMatch(/knightcode \d+\.\d+\.\d+ · mock-completions\/mock-model · /);
+    expect(first).toContain(
+      "Alt+Enter queue · Esc interrupt · Ctrl+O expand · / commands · @ files · ! shell",
+    );
+    // this tmux server runs with extended keys off (its default): Shift+Enter cannot arrive
+    await waitForPane(socket, "set -g extended-keys on");
     await tmux(socket, "send-keys", "-t", "kc", "-l", "hello from tmux");
     await tmux(socket, "send-keys", "-t", "kc", "Enter");
     const pane = await waitForPane(socket, "Smoke test answer from the mock.");

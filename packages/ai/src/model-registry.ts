@@ -2,7 +2,12 @@ import { join } from "node:path";
 import { BUILT_IN_MODELS, BUILT_IN_PROVIDER_ENV, PREFERRED_DEFAULTS } from "./catalog.ts";
 import { CredentialResolver } from "./credentials.ts";
 import { SignatureCache } from "./file-signature.ts";
-import { applyProviderConfig, type ProviderConfig, readModelsConfig } from "./models-config.ts";
+import {
+  applyProviderConfig,
+  ModelsConfigError,
+  type ProviderConfig,
+  readModelsConfig,
+} from "./models-config.ts";
 import { DEMO_MODEL } from "./providers/demo.ts";
 import { guardForeignStream } from "./providers/foreign-stream.ts";
 import { registerApiProvider, unregisterApiProvider } from "./stream.ts";
@@ -12,7 +17,9 @@ import type { Model } from "./types.ts";
  * Built-in models merged with `<agent-dir>/models.json` and providers registered at runtime
  * (extensions). Every `list()` checks `models.json` so edits apply without a restart; while
  * one `stat` shows the file unchanged (and no provider was registered since), the last
- * merged list is reused rather than re-read and re-merged.
+ * merged list is reused rather than re-read and re-merged. A malformed `models.json` does
+ * not take the other models down: the listing is the built-in and runtime models, and
+ * `configProblem()` says what is wrong with the file until it is fixed.
  */
 export class ModelRegistry {
   readonly modelsJsonPath: string;
@@ -21,7 +28,7 @@ export class ModelRegistry {
   private configs = new Map<string, ProviderConfig>();
   /** Providers `models.json` describes, as of the last merge. */
   private described = new Set<string>();
-  private readonly listing: SignatureCache<Model[]>;
+  private readonly listing: SignatureCache<{ models: Model[]; problem?: ModelsConfigError }>;
   /** Bumped by (un)registering a runtime provider: part of the listing's cache key. */
   private runtimeVersion = 0;
 
@@ -59,22 +66,45 @@ export class ModelRegistry {
     this.runtimeVersion++;
   }
 
-  /** Every known model; throws `ModelsConfigError` when models.json is malformed. */
-  list(): Promise<Model[]> {
+  /** Every known model; without those of a malformed models.json (see `configProblem`). */
+  async list(): Promise<Model[]> {
+    return (await this.listed()).models;
+  }
+
+  /** What is wrong with models.json as it is now (named file, parse error or field); undefined when it reads. */
+  async configProblem(): Promise<ModelsConfigError | undefined> {
+    return (await this.listed()).problem;
+  }
+
+  private listed(): Promise<{ models: Model[]; problem?: ModelsConfigError }> {
     return this.listing.get(() => this.merge(), String(this.runtimeVersion));
   }
 
-  private async merge(): Promise<Model[]> {
-    const fileConfigs = await readModelsConfig(this.modelsJsonPath);
+  private async merge(): Promise<{ models: Model[]; problem?: ModelsConfigError }> {
+    let fileConfigs: ProviderConfig[] = [];
+    let problem: ModelsConfigError | undefined;
+    try {
+      fileConfigs = await readModelsConfig(this.modelsJsonPath);
+    } catch (error) {
+      if (!(error instanceof ModelsConfigError)) throw error;
+      problem = error;
+    }
     let models: Model[] = [...BUILT_IN_MODELS];
     const configs = new Map<string, ProviderConfig>();
     for (const config of [...fileConfigs, ...this.runtime.values()]) {
-      models = applyProviderConfig(models, config, this.modelsJsonPath);
+      try {
+        models = applyProviderConfig(models, config, this.modelsJsonPath);
+      } catch (error) {
+        // a provider of the file that cannot be used is left out; the others stay
+        if (!(error instanceof ModelsConfigError) || !fileConfigs.includes(config)) throw error;
+        problem ??= error;
+        continue;
+      }
       configs.set(config.name, config);
     }
     this.configs = configs;
     this.described = new Set(fileConfigs.map((config) => config.name));
-    return models;
+    return problem === undefined ? { models } : { models, problem };
   }
 
   /** Whether `models.json` describes `provider` (as of the last `list()`). */

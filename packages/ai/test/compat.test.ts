@@ -180,11 +180,12 @@ describe("compat in models.json", () => {
           },
         },
       });
-      const listing = new ModelRegistry({ agentDir: dir.agentDir, env: {} }).list();
-      await expect(listing).rejects.toThrow(ModelsConfigError);
-      await expect(new ModelRegistry({ agentDir: dir.agentDir, env: {} }).list()).rejects.toThrow(
-        `Invalid ${dir.modelsJsonPath}: ${detail}`,
-      );
+      const registry = new ModelRegistry({ agentDir: dir.agentDir, env: {} });
+      // the file's models are left out, the others stay
+      expect((await registry.list()).some((m) => m.provider === "p")).toBe(false);
+      const problem = await registry.configProblem();
+      expect(problem).toBeInstanceOf(ModelsConfigError);
+      expect(problem?.message).toContain(`Invalid ${dir.modelsJsonPath}: ${detail}`);
     });
   }
 });

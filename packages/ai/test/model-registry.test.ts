@@ -66,30 +66,39 @@ describe("ModelRegistry", () => {
     expect(opus?.baseUrl).toBe("http://proxy.test");
   });
 
-  test("malformed JSON is a ModelsConfigError naming the file", async () => {
+  test("malformed JSON is a ModelsConfigError naming the file; the built-in models are still listed", async () => {
     await using dir = await tempAgentDir({ models: "{ nope" });
     const registry = new ModelRegistry({ agentDir: dir.agentDir, env: {} });
-    await expect(registry.list()).rejects.toThrow(ModelsConfigError);
-    await expect(registry.list()).rejects.toThrow(dir.modelsJsonPath);
+    expect((await registry.list()).length).toBe(BUILT_IN_MODELS.length);
+    const problem = await registry.configProblem();
+    expect(problem).toBeInstanceOf(ModelsConfigError);
+    expect(problem?.message).toContain(dir.modelsJsonPath);
+    expect(problem?.message).toContain("not valid JSON");
+    await Bun.write(dir.modelsJsonPath, JSON.stringify({ providers: {} }));
+    expect(await registry.configProblem()).toBeUndefined();
   });
 
   test("an invalid field is named in the error", async () => {
     await using dir = await tempAgentDir({
       models: { providers: { bad: { baseUrl: "http://x", api: "grpc", models: [{ id: "m" }] } } },
     });
-    await expect(new ModelRegistry({ agentDir: dir.agentDir }).list()).rejects.toThrow(/providers\.bad\.api/);
+    expect((await new ModelRegistry({ agentDir: dir.agentDir }).configProblem())?.message).toMatch(
+      /providers\.bad\.api/,
+    );
     await writeFile(
       dir.modelsJsonPath,
       JSON.stringify({ providers: { bad: { api: "openai-completions", models: [{}] } } }),
     );
-    await expect(new ModelRegistry({ agentDir: dir.agentDir }).list()).rejects.toThrow(/models\[0\]\.id/);
+    expect((await new ModelRegistry({ agentDir: dir.agentDir }).configProblem())?.message).toMatch(
+      /models\[0\]\.id/,
+    );
   });
 
   test("a custom provider needs a baseUrl", async () => {
     await using dir = await tempAgentDir({
       models: { providers: { nourl: { api: "openai-completions", models: [{ id: "m" }] } } },
     });
-    await expect(new ModelRegistry({ agentDir: dir.agentDir }).list()).rejects.toThrow(/baseUrl/);
+    expect((await new ModelRegistry({ agentDir: dir.agentDir }).configProblem())?.message).toMatch(/baseUrl/);
   });
 
   test("registerProvider adds models at runtime", async () => {

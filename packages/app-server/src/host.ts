@@ -99,12 +99,25 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
   const models = {
     list: () => registry.list(),
     find: (ref: { provider: string; id: string }) => registry.find(ref.provider, ref.id),
-    defaultModel: async (globalSettings?: Record<string, unknown>): Promise<Model | undefined> =>
-      defaultModel(
-        registry,
-        registry.credentials,
-        globalSettings === undefined ? await preferred() : preferredIn(globalSettings),
-      ),
+    defaultModel: async (globalSettings?: Record<string, unknown>): Promise<Model | undefined> => {
+      const wanted = globalSettings === undefined ? await preferred() : preferredIn(globalSettings);
+      const model = await defaultModel(registry, registry.credentials, wanted);
+      // The default may be in a models.json that does not parse now: no model rather than
+      // another one, so the thread takes the right one once the file is fixed.
+      if (
+        wanted.provider !== undefined &&
+        model.provider !== wanted.provider &&
+        (await registry.configProblem())
+      )
+        return undefined;
+      return model;
+    },
+    warnings: async () => {
+      const problem = await registry.configProblem();
+      return problem === undefined
+        ? []
+        : [{ source: "settings" as const, message: problem.message, path: registry.modelsJsonPath }];
+    },
     getApiKey: (model: Model) => registry.getApiKey(model),
     // one provider check per model, not the whole available list per model
     available: (model: Model) => registry.isAvailable(model),

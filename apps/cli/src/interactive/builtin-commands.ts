@@ -5,11 +5,13 @@
  * prompt templates, `skill:<name>`).
  */
 import type { BuiltinCommand } from "./completion.ts";
+import { homeRelative } from "./header.ts";
 import type { CommandRunner, InteractiveApp } from "./interactive-app.ts";
 import { modelChoices, sessionChoices } from "./pickers.ts";
 import { showSession, showUsage } from "./session-info.ts";
 import { openSettings } from "./settings-command.ts";
 import { style } from "./ui/style.ts";
+import { showWarning } from "./warnings.ts";
 
 /** Names and descriptions, for `/` completion. */
 export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
@@ -30,6 +32,7 @@ export const BUILTIN_COMMANDS: readonly BuiltinCommand[] = [
   { name: "undo", description: "Restore the files the last turn changed" },
   { name: "diff", description: "Show what the last turn changed ([base|remote]: the thread's work)" },
   { name: "merge", description: "Merge this worktree into its branch ([squash|merge|rebase] [message])" },
+  { name: "help", description: "List the keys and every command" },
   { name: "quit", description: "Exit knightcode" },
 ];
 
@@ -41,7 +44,7 @@ export async function switchThread(app: InteractiveApp, threadId: string): Promi
     await app.client.request("thread/unsubscribe", { threadId: previous });
   }
   await app.session.open(resumed.thread, resumed);
-  for (const warning of resumed.warnings) app.view.note(style.warning(`! ${warning.message}`));
+  for (const warning of resumed.warnings) showWarning(app.view, warning);
 }
 
 /** Runs a built-in; false when `name` is not one the terminal handles itself. */
@@ -58,18 +61,24 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
         app.view.note(style.muted("No other session in this project."));
         return true;
       }
-      const answer = await app.ask("Resume which session? (type to search, Esc to cancel)", choices, {
-        searchable: true,
-      });
+      const answer = await app.ask(
+        `Resume which session? (${homeRelative(app.cwd)}; type to search, Esc to cancel)`,
+        choices,
+        { searchable: true },
+      );
       if (!("cancelled" in answer)) await switchThread(app, answer.value);
       return true;
     }
     case "model": {
       if (threadId === undefined) return true;
-      const { choices, models } = await modelChoices(app.client, threadId);
-      const answer = await app.ask("Which model? (type to search, Esc to cancel)", choices, {
-        searchable: true,
-      });
+      const model = app.session.thread?.model;
+      const current = model === undefined ? undefined : `${model.provider}/${model.id}`;
+      const { choices, models } = await modelChoices(app.client, threadId, current);
+      const answer = await app.ask(
+        `Which model? Now ${current ?? "none"} (●; type to search, Esc to cancel)`,
+        choices,
+        { searchable: true, ...(current === undefined ? {} : { selected: current }) },
+      );
       if ("cancelled" in answer) return true;
       const picked = models.find((m) => `${m.provider}/${m.id}` === answer.value);
       const slash = answer.value.indexOf("/");
@@ -104,6 +113,9 @@ export const runBuiltinCommand: CommandRunner = async (app, name, args) => {
       return true;
     case "usage":
       showUsage(app);
+      return true;
+    case "help":
+      await app.showHelp();
       return true;
     case "mcp": {
       if (threadId === undefined) return true;

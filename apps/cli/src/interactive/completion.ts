@@ -17,7 +17,7 @@ export interface BuiltinCommand {
 const FILE_LIMIT = 20;
 
 /** A listed command's description, led by its declared arguments when it has any (an MCP prompt's: `<city> [state]`). */
-function describe(command: Command): string {
+export function describeCommand(command: Command): string {
   const hint = (command.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ");
   if (hint === "") return command.description;
   return command.description === "" ? hint : `${hint} · ${command.description}`;
@@ -46,7 +46,7 @@ export function createCompleter(
           ...builtins.map((b) => ({ value: `/${b.name} `, label: `/${b.name}`, description: b.description })),
           ...listed
             .filter((c) => !builtinNames.has(c.name))
-            .map((c) => ({ value: `/${c.name} `, label: `/${c.name}`, description: describe(c) })),
+            .map((c) => ({ value: `/${c.name} `, label: `/${c.name}`, description: describeCommand(c) })),
         ];
         const items = all.filter((c) => c.label.slice(1).toLowerCase().startsWith(typed.toLowerCase()));
         return { items, prefix: before };

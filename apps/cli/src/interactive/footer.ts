@@ -1,6 +1,7 @@
 /** The footer: where, which session, which model, and what it has cost so far. */
 import { homedir } from "node:os";
 import type { Thread, TokenUsage } from "@knightcode/app-server-protocol";
+import { gitBranch } from "./git-branch.ts";
 import type { Block } from "./ui/block.ts";
 import { style } from "./ui/style.ts";
 import { fitLine } from "./ui/text.ts";
@@ -18,9 +19,12 @@ export function footerLines(
   thread: Thread | undefined,
   usage: TokenUsage | undefined,
   width: number,
+  branch?: string,
 ): string[] {
   const home = homedir();
-  const where = cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
+  const folder = cwd.startsWith(home) ? `~${cwd.slice(home.length)}` : cwd;
+  // the checkout's branch; a thread in a worktree names the worktree's instead (below)
+  const where = branch === undefined || thread?.worktree !== undefined ? folder : `${folder} (${branch})`;
   const session = thread?.name ?? thread?.title;
   // in a worktree the branch says where the work goes; the folder is the server's
   const place = thread?.worktree === undefined ? where : `${where} · ⎇ ${thread.worktree.branch}`;
@@ -53,9 +57,17 @@ export class Footer implements Block {
   readonly statuses = new Map<string, string>();
   /** The connection's trouble (`--remote` reconnecting), shown first while it lasts. */
   connection: string | undefined;
-  constructor(private readonly cwd: string) {}
+  /** The git branch of the cwd (`refreshBranch` reads it again). */
+  branch: string | undefined;
+  constructor(private readonly cwd: string) {
+    this.branch = gitBranch(cwd);
+  }
+  /** Reads the branch again (after a turn: a command may have switched it). */
+  refreshBranch(): void {
+    this.branch = gitBranch(this.cwd);
+  }
   render(width: number): string[] {
-    const lines = footerLines(this.cwd, this.thread, this.usage, width);
+    const lines = footerLines(this.cwd, this.thread, this.usage, width, this.branch);
     if (this.connection !== undefined) lines.unshift(fitLine(style.warning(this.connection), width));
     if (this.statuses.size === 0) return lines;
     return [...lines, fitLine(style.muted([...this.statuses.values()].join(" · ")), width)];

@@ -18,6 +18,8 @@ import { dialogAnswer, dialogChoices, dialogTitle, notice } from "./extension-di
 import { type DisplayChange, ExtensionDisplay } from "./extension-display.ts";
 import { ExtensionWidgets } from "./extension-widgets.ts";
 import { Footer } from "./footer.ts";
+import type { Header } from "./header.ts";
+import { listedCommands, parseSlashLine, showHelp } from "./help-command.ts";
 import { mentionedResources } from "./resource-mentions.ts";
 import { SessionView } from "./session-view.ts";
 import { runShell } from "./shell-command.ts";
@@ -40,6 +42,7 @@ export class InteractiveApp {
   readonly session: SessionView;
   readonly editor: PromptEditor;
   readonly footer: Footer;
+  readonly header: Header | undefined;
   readonly widgets: ExtensionWidgets;
   /** Attached to a server elsewhere (`--remote`): its files and checkpoints are there. */
   readonly remote: boolean;
@@ -49,17 +52,23 @@ export class InteractiveApp {
   private settleExit: (code: number) => void = () => {};
   /** Resolves with the exit code when the user quits. */
   readonly exited: Promise<number>;
+  /**
+   * Waits for the session to open, or tries again when the last attempt failed; false
+   * when it is still not open (the reason was shown). Set by whoever opens the session.
+   */
+  openSession: () => Promise<boolean> = async () => false;
 
   constructor(
     readonly screen: Screen,
     readonly client: AppServerClient,
     readonly cwd: string,
-    builtins: readonly BuiltinCommand[],
+    readonly builtins: readonly BuiltinCommand[],
     private readonly runCommand: CommandRunner,
-    /** The editor and footer of a first frame drawn before the connection existed. */
-    early: { editor?: PromptEditor; footer?: Footer; remote?: boolean } = {},
+    /** The editor, footer and header of a first frame drawn before the connection existed. */
+    early: { editor?: PromptEditor; footer?: Footer; header?: Header; remote?: boolean } = {},
   ) {
     this.remote = early.remote === true;
+    this.header = early.header;
     this.exited = new Promise((resolve) => {
       this.settleExit = resolve;
     });
@@ -111,6 +120,23 @@ export class InteractiveApp {
     this.session.subscribe();
   }
 
+  /**
+   * Fills the header in once the thread is open: its model, the commands it offers, or
+   * hides it when settings say `quietStartup: true`.
+   */
+  async loadHeaderDetails(): Promise<void> {
+    const header = this.header;
+    if (header === undefined) return;
+    header.thread = this.session.thread;
+    const [config, commands] = await Promise.all([
+      this.client.request("config/read", { cwd: this.cwd }).catch(() => undefined),
+      listedCommands(this),
+    ]);
+    header.hidden = config?.settings.quietStartup === true;
+    header.commands = commands;
+    this.screen.requestRender();
+  }
+
   /** Ends the app with `code`. */
   quit(code = 0): void {
     this.settleExit(code);
@@ -120,7 +146,13 @@ export class InteractiveApp {
   ask(
     title: string,
     choices: Choice[],
-    options: { signal?: AbortSignal; searchable?: boolean; textOnly?: boolean; detail?: string[] } = {},
+    options: {
+      signal?: AbortSignal;
+      searchable?: boolean;
+      textOnly?: boolean;
+      detail?: string[];
+      selected?: string;
+    } = {},
   ): Promise<ChoiceAnswer> {
     return this.present(options.signal, () => {
       const prompt = new ChoicePrompt(
@@ -129,6 +161,7 @@ export class InteractiveApp {
         () => this.screen.requestRender(),
         options.searchable,
         options.detail,
+        options.selected,
       );
       const only = choices[0];
       if (options.textOnly === true && only?.askText !== undefined)
@@ -252,38 +285,93 @@ export class InteractiveApp {
     this.editor.setText("");
     this.editor.addToHistory(text);
     this.screen.requestRender();
-    const threadId = this.session.threadId;
-    if (threadId === undefined) {
-      this.view.note(style.warning("Still opening the session; try again in a moment."));
-      this.editor.setText(text);
+    // waits for an open in flight; after a failed one (a broken config file) it tries again
+    if (this.session.threadId === undefined && !(await this.openSession())) {
+      if (this.editor.isEmpty()) this.editor.setText(text);
+      this.screen.requestRender();
       return;
     }
-    if (how === "enter" && text.startsWith("/")) {
-      const space = text.indexOf(" ");
-      const name = text.slice(1, space < 0 ? undefined : space);
-      const args = space < 0 ? "" : text.slice(space + 1).trim();
-      if (await this.request(() => this.runCommand(this, name, args))) return;
+    const threadId = this.session.threadId;
+    if (threadId === undefined) return;
+    let sent = text;
+    if (text.startsWith("/")) {
+      const slash = parseSlashLine(text);
+      if ("literal" in slash) sent = slash.literal;
+      else if (how === "enter" && (await this.request(() => this.runCommand(this, slash.name, slash.args))))
+        return;
+      else if (!(await this.isServerCommand(slash.name))) {
+        this.view.note(
+          style.warning(`Unknown command /${slash.name}; /help lists them (//text sends a slash).`),
+        );
+        return;
+      }
     }
-    if (how === "enter" && text.startsWith("!") && text.replace(/^!!?/, "").trim() !== "") {
+    if (how === "enter" && sent === text && text.startsWith("!") && text.replace(/^!!?/, "").trim() !== "") {
       await this.request(() => runShell(this, threadId, text));
       return;
     }
     const running = this.session.runningTurnId;
+    if (running === undefined && !(await this.ensureModel(threadId))) {
+      if (this.editor.isEmpty()) this.editor.setText(text);
+      return;
+    }
     await this.request(async () => {
-      if (how === "queue") await this.client.request("turn/queue/add", { threadId, text });
-      else if (running !== undefined && (await this.steer(threadId, running, text))) return;
+      if (how === "queue") await this.client.request("turn/queue/add", { threadId, text: sent });
+      else if (running !== undefined && (await this.steer(threadId, running, sent))) return;
       else {
         const resources = await mentionedResources(
           async () => (await this.client.request("mcpServer/list", { threadId })).servers,
-          text,
+          sent,
         );
         await this.client.request("turn/start", {
           threadId,
-          text,
+          text: sent,
           ...(resources.length > 0 ? { resources } : {}),
         });
       }
     });
+  }
+
+  /**
+   * A thread that opened without a model (its default lives in a models.json that did
+   * not parse then) takes the configured default now, so the Enter after fixing the file
+   * runs the turn; false, with the reason shown, while that still fails.
+   */
+  private async ensureModel(threadId: string): Promise<boolean> {
+    if (this.session.thread?.model !== undefined) return true;
+    const settings = (await this.client.request("config/read", { cwd: this.cwd }).catch(() => undefined))
+      ?.settings;
+    const provider = settings?.defaultProvider;
+    const id = settings?.defaultModel;
+    if (typeof provider !== "string" || typeof id !== "string") return true;
+    try {
+      const { thread } = await this.client.request("thread/settings/update", {
+        threadId,
+        model: { provider, id },
+      });
+      this.session.setThread(thread);
+      if (this.header !== undefined) this.header.thread = thread;
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.view.note(
+        style.error(
+          `✗ No model: ${message}. Fix the file named above and press Enter again, or pick one with /model.`,
+        ),
+      );
+      return false;
+    }
+  }
+
+  /** Whether the server offers `/name` (an extension command, prompt template, skill, MCP prompt, its own). */
+  private async isServerCommand(name: string): Promise<boolean> {
+    if (this.builtins.some((b) => b.name === name)) return true;
+    return (await listedCommands(this)).some((c) => c.name === name);
+  }
+
+  /** `/help`. */
+  showHelp(): Promise<void> {
+    return showHelp(this, this.builtins);
   }
 
   /**
@@ -306,7 +394,9 @@ export class InteractiveApp {
       return await run();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.view.note(style.error(`✗ ${message}${isAppServerError(error) ? ` (${error.code})` : ""}`));
+      // an internal error's code tells the user nothing the message does not
+      const shown = isAppServerError(error) && error.code !== "internal" ? ` (${error.code})` : "";
+      this.view.note(style.error(`✗ ${message}${shown}`));
       return undefined;
     }
   }

@@ -11,7 +11,20 @@ export function age(iso: string, now = Date.now()): string {
   return `${Math.floor(seconds / 86_400)}d ago`;
 }
 
-/** This project's sessions, newest first. */
+/**
+ * The part of a thread ID that tells sessions apart: its last 8 hex digits. The IDs are
+ * UUIDv7, whose first 12 digits are the creation time, so sessions started in the same
+ * second or minute share their start; the end is random.
+ */
+export function distinctIdPart(id: string): string {
+  return id.replace(/-/g, "").slice(-8);
+}
+
+/**
+ * This project's sessions, newest first: the distinguishing part of the ID, the age
+ * and message count in a fixed column, then the name or first message in all the width
+ * left. Search matches all of it and the whole ID.
+ */
 export async function sessionChoices(
   client: AppServerClient,
   cwd: string,
@@ -23,15 +36,25 @@ export async function sessionChoices(
     .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
     .map((t: ThreadSummary) => ({
       value: t.id,
-      label: (t.name ?? t.title ?? "(untitled)").replace(/\s+/g, " "),
-      description: `${age(t.updatedAt)} · ${t.id.slice(0, 8)}`,
+      label: sessionMeta(t),
+      description: (t.name ?? t.title ?? "(untitled)").replace(/\s+/g, " "),
     }));
 }
 
-/** The models, available ones first. */
+/** `a1b2c3d4  3m ago  12 msgs`, padded to one width so the titles line up. */
+function sessionMeta(thread: ThreadSummary): string {
+  const count =
+    thread.messageCount === undefined
+      ? ""
+      : `${thread.messageCount} msg${thread.messageCount === 1 ? "" : "s"}`;
+  return `${distinctIdPart(thread.id)}  ${age(thread.updatedAt).padStart(7)}  ${count.padStart(8)}`;
+}
+
+/** The models, available ones first; `current` (`provider/id`) is marked. */
 export async function modelChoices(
   client: AppServerClient,
   threadId?: string,
+  current?: string,
 ): Promise<{ choices: Choice[]; models: ProtocolModel[] }> {
   const { models } = await client.request("model/list", threadId === undefined ? {} : { threadId });
   const ordered = [...models].sort((a, b) => Number(b.available) - Number(a.available));
@@ -39,8 +62,13 @@ export async function modelChoices(
     models: ordered,
     choices: ordered.map((m) => ({
       value: `${m.provider}/${m.id}`,
-      label: `${m.provider}/${m.id}`,
+      label: markCurrent(`${m.provider}/${m.id}`, current),
       description: `${m.name}${m.available ? "" : " (no credentials)"}`,
     })),
   };
+}
+
+/** `label ●` for the value in effect now, so a picker shows what it would change. */
+export function markCurrent(value: string, current: string | undefined): string {
+  return value === current ? `${value} ●` : value;
 }

@@ -1,14 +1,19 @@
 /**
  * Starts the interactive UI: the first frame goes up at once, while the server host
- * loads and the thread opens behind it; then the optional first message is sent.
+ * loads and the thread opens behind it; then the optional first message is sent. An
+ * open that fails (a broken config file) leaves the terminal usable: the error is shown
+ * and the next Enter tries again. SIGHUP, SIGTERM and SIGINT end the UI the way Ctrl+D
+ * does, so the server shuts down in order (turns interrupted and saved, locks released).
  */
-
 import type { Thread } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
+import packageJson from "../../package.json" with { type: "json" };
 import { type AgentOptions, usageLine } from "../args.ts";
+import { ENDING_SIGNALS } from "../ending-signals.ts";
 import type { TerminalClient } from "../terminal-client.ts";
 import { TerminalComponents } from "./extension-components.ts";
 import { Footer } from "./footer.ts";
+import { Header, homeRelative } from "./header.ts";
 import { BACKGROUND_QUERY_TIMEOUT_MS, chooseTheme } from "./theme-choice.ts";
 import { Screen } from "./ui/screen.ts";
 import { style, terminalColorLevel } from "./ui/style.ts";
@@ -19,10 +24,14 @@ export async function runInteractive(
   cwd: string,
   options: AgentOptions,
 ): Promise<number> {
-  // the first frame (editor and footer) goes up before the server host starts loading
+  // the first frame (header, editor and footer) goes up before the server host starts loading
   const screen = new Screen();
   const editor = screen.createEditor();
   const footer = new Footer(cwd);
+  const header = new Header(packageJson.version, cwd);
+  screen.header.add(header);
+  // an extension's header (`ctx.ui.setHeader`) takes the place of ours, as in pi
+  header.replaced = () => screen.header.size > 1;
   screen.setEditor(editor);
   screen.setFooter(footer);
   screen.focus(editor);
@@ -43,6 +52,7 @@ export async function runInteractive(
     { sessionChoices },
     { openThread },
     { settleFlagsOf },
+    { showWarning },
   ] = await Promise.all([
     connect(components),
     import("./interactive-app.ts"),
@@ -50,11 +60,13 @@ export async function runInteractive(
     import("./pickers.ts"),
     import("../open-thread.ts"),
     import("../extension-flags.ts"),
+    import("./warnings.ts"),
   ]);
   const app = new InteractiveApp(screen, connection.client, cwd, BUILTIN_COMMANDS, runBuiltinCommand, {
     editor,
     footer,
     ...(options.remote === undefined ? {} : { remote: true }),
+    header,
   });
   void chooseTheme(
     screen,
@@ -75,39 +87,85 @@ export async function runInteractive(
   }
   /** The worktree thread this run made: on exit it goes if unchanged, else stays named. */
   let made: Thread | undefined;
-  try {
-    let picked: string | undefined;
-    if (options.resume) {
-      const choices = await sessionChoices(connection.client, cwd);
-      if (choices.length > 0) {
-        const answer = await app.ask("Resume which session? (type to search, Esc for a new one)", choices, {
-          searchable: true,
-        });
-        if (!("cancelled" in answer)) picked = answer.value;
+  const onSignal = (signal: keyof typeof ENDING_SIGNALS) => app.quit(ENDING_SIGNALS[signal]);
+  for (const signal of Object.keys(ENDING_SIGNALS) as (keyof typeof ENDING_SIGNALS)[])
+    process.on(signal, onSignal);
+  let usageError: string | undefined;
+  let firstAttempt = true;
+  /** One attempt to open the thread the options ask for; false when it failed (shown as a note). */
+  const attempt = async (): Promise<boolean> => {
+    const first = firstAttempt;
+    firstAttempt = false;
+    try {
+      let picked: string | undefined;
+      if (options.resume && first) {
+        const choices = await sessionChoices(connection.client, cwd);
+        if (choices.length > 0) {
+          const answer = await app.ask(
+            `Resume which session? (${homeRelative(cwd)}; type to search, Esc for a new one)`,
+            choices,
+            { searchable: true },
+          );
+          if (!("cancelled" in answer)) picked = answer.value;
+        }
       }
+      const opened = await openThread(connection.client, cwd, options, picked);
+      const settled = await settleFlagsOf(connection.client, opened, options);
+      if ("error" in settled) {
+        // a bad flag is a usage error, as it is before the UI starts: one line on stderr, exit 2
+        usageError = settled.error;
+        app.quit(2);
+        return false;
+      }
+      if (opened.created && opened.thread.worktree !== undefined) made = opened.thread;
+      header.resources = opened.resources;
+      await app.session.open(opened.thread, opened.resumed);
+      // after the open, which clears the conversation for the thread it shows
+      for (const warning of opened.warnings) showWarning(app.view, warning);
+      void app.loadHeaderDetails();
+      if (first && settled.prompt !== undefined) void app.submit(settled.prompt, "enter");
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      app.view.note(style.error(`✗ Could not open the session: ${message}`));
+      app.view.note(style.muted("Fix the problem, then press Enter to try again."));
+      return false;
     }
-    const opened = await openThread(connection.client, cwd, options, picked);
-    const settled = await settleFlagsOf(connection.client, opened, options);
-    if ("error" in settled) {
-      // a bad flag is a usage error, as it is before the UI starts: one line on stderr, exit 2
-      screen.stop();
-      await connection.close();
-      process.stderr.write(usageLine(settled.error));
-      return 2;
-    }
-    for (const warning of opened.warnings) app.view.note(style.warning(`! ${warning.message}`));
-    if (opened.created && opened.thread.worktree !== undefined) made = opened.thread;
-    await app.session.open(opened.thread, opened.resumed);
-    if (settled.prompt !== undefined) void app.submit(settled.prompt, "enter");
-  } catch (error) {
-    app.view.note(style.error(`✗ ${error instanceof Error ? error.message : String(error)}`));
-  }
+  };
+  let opening: Promise<boolean> | undefined;
+  // an open in flight is shared; a failed one is tried again by the next call
+  app.openSession = () => {
+    opening ??= attempt().then((ok) => {
+      if (!ok) opening = undefined;
+      return ok;
+    });
+    return opening;
+  };
+  const hint = import("./tmux-keys.ts").then(({ tmuxExtendedKeysHint }) => tmuxExtendedKeysHint());
+  // after the open, which clears the conversation for the thread it shows
+  void Promise.all([app.openSession(), hint]).then(([, text]) => {
+    if (text !== undefined) app.view.note(style.muted(text));
+  });
   const code = await app.exited;
-  screen.stop();
+  for (const signal of Object.keys(ENDING_SIGNALS) as (keyof typeof ENDING_SIGNALS)[])
+    process.off(signal, onSignal);
+  try {
+    screen.stop();
+  } catch {
+    // the terminal may be gone (SIGHUP): the server still has to shut down
+  }
   if (made !== undefined) {
     const { settleWorktreeOnExit } = await import("./worktree-commands.ts");
-    process.stdout.write(await settleWorktreeOnExit(connection.client, made));
+    const said = await settleWorktreeOnExit(connection.client, made).catch(
+      (error: unknown) => `${String(error)}\n`,
+    );
+    try {
+      process.stdout.write(said);
+    } catch {
+      // no terminal to tell (SIGHUP)
+    }
   }
   await connection.close();
+  if (usageError !== undefined) process.stderr.write(usageLine(usageError));
   return code;
 }

@@ -1,5 +1,8 @@
 /** `/session` and `/usage`: what the session is and what it has cost, from the protocol. */
+import { existsSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { compactCount } from "./footer.ts";
+import { homeRelative } from "./header.ts";
 import type { InteractiveApp } from "./interactive-app.ts";
 import { style } from "./ui/style.ts";
 
@@ -21,7 +24,7 @@ export async function showSession(app: InteractiveApp, threadId: string): Promis
   const lines = [
     style.bold("Session"),
     `  ID       ${t.id}`,
-    `  File     ${t.path ?? "(not written)"}`,
+    ...fileLines(t.path),
     `  Name     ${t.name ?? t.title ?? "(untitled)"}`,
     `  Turns    ${page.turns.length}${page.nextCursor === undefined ? "" : "+ (older pages not counted)"}`,
     `  Messages ${user} user, ${agent} assistant, ${tools} tool calls`,
@@ -47,4 +50,14 @@ function usageLines(app: InteractiveApp): string[] {
 /** `/usage`: the cumulative usage of this session. */
 export function showUsage(app: InteractiveApp): void {
   app.view.note([style.bold("Usage"), ...usageLines(app)].join("\n"));
+}
+
+/**
+ * The transcript as a folder line and a file-name line: a whole path is wider than most
+ * terminals and would wrap inside the name; the name alone fits.
+ */
+function fileLines(path: string | undefined): string[] {
+  if (path === undefined) return ["  File     (none)"];
+  const written = existsSync(path) ? "" : style.muted("  (not written yet: the first message writes it)");
+  return [`  Folder   ${homeRelative(dirname(path))}/`, `  File     ${basename(path)}${written}`];
 }

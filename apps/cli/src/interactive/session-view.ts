@@ -124,6 +124,10 @@ export class SessionView {
         // /new and /fork: subscriptions moved to the new thread; show its history
         if (p.oldThreadId === this.thread?.id) void this.reload(p.thread);
       }),
+      client.onNotification("thread/started", (p) => {
+        // also re-sent for a thread that changed (`/name`): the footer shows the name
+        if (p.thread.id === this.thread?.id) this.setThread(p.thread);
+      }),
       client.onNotification("turn/started", (p) => {
         if (!this.mine(p)) return;
         this.runningTurnId = p.turn.id;
@@ -133,6 +137,7 @@ export class SessionView {
         if (!this.mine(p)) return;
         if (p.turn.id === this.runningTurnId) this.runningTurnId = undefined;
         this.spinner.stop();
+        this.footer.refreshBranch();
         const turn = p.turn as Turn;
         this.view.showOutcome(turn);
         const provider = this.thread?.model?.provider;

@@ -3,7 +3,7 @@
  * `@knightcode/ai`; hosts and tests may inject their own source.
  */
 import { DEMO_MODEL, type Model, ModelRegistry, type ProviderConfig, preloadProvider } from "@knightcode/ai";
-import type { ModelRef, ProtocolModel } from "@knightcode/app-server-protocol";
+import type { ModelRef, ProtocolModel, Warning } from "@knightcode/app-server-protocol";
 
 /** The model registry as the manager uses it. */
 export interface ModelSource {
@@ -26,6 +26,8 @@ export interface ModelSource {
   registerProvider?(config: ProviderConfig): void;
   /** Withdraws a provider an extension registered (built-in models it overrode come back). */
   unregisterProvider?(name: string): void;
+  /** Problems with the model configuration (a malformed models.json), for a new thread's warnings. */
+  warnings?(): Promise<Warning[]>;
 }
 
 /** A source over a fixed list, with literal keys per provider. */

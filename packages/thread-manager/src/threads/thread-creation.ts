@@ -127,12 +127,15 @@ export class ThreadCreation {
       );
     }
     const target = await this.host.dirs.forNewThread(caller, params.cwd, project.projectDir, project);
+    const modelWarnings = (await this.host.models.warnings?.()) ?? [];
     const created = await createThreadSession(target.dir, params, {
       approvalMode: params.approvalMode ?? defaultApprovalMode(caller.clientKind),
       model,
       ...(worktree ? { worktree } : {}),
     });
-    return this.announce(await this.adopt(created, caller, project, target.warnings, params.mcpServers));
+    return this.announce(
+      await this.adopt(created, caller, project, [...target.warnings, ...modelWarnings], params.mcpServers),
+    );
   }
 
   /**

@@ -50,11 +50,15 @@ export class ChoicePrompt implements Block, Focusable {
     private readonly searchable = false,
     /** Lines under the title (an approval's diff), collapsed past a few unless Ctrl+O expands them. */
     private readonly detail: readonly string[] = [],
+    /** The value the list opens on (the one in effect now). */
+    selected?: string,
   ) {
     this.answer = new Promise((resolve) => {
       this.settle = resolve;
     });
     this.list = this.buildList(choices);
+    const at = choices.findIndex((c) => c.value === selected);
+    if (at > 0) this.list.setSelectedIndex(at);
   }
 
   private buildList(shown: Choice[]): SelectList {

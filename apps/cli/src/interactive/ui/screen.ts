@@ -1,9 +1,9 @@
 /**
  * The terminal screen: pi-tui's TUI on the process terminal, rendering inline into the
  * normal scrollback (no alternate screen, no mouse capture) and redrawing only changed
- * lines. The layout is fixed: an extension's header, the conversation, a status area
- * (spinner, queue, prompts), the extension widgets above the editor, the editor, those
- * below it, the footer.
+ * lines. The layout is fixed: the header (the first screen's, or an extension's in its
+ * place), the conversation, a status area (spinner, queue, prompts), the extension
+ * widgets above the editor, the editor, those below it, the footer.
  */
 import {
   type Component,
@@ -52,7 +52,7 @@ export type KeyListener = (data: string) => boolean;
 
 /** The whole terminal UI surface. */
 export class Screen {
-  /** Above the conversation: empty unless an extension set a header (`ctx.ui.setHeader`). */
+  /** Above the conversation: the first screen's header, and an extension's (`ctx.ui.setHeader`), which hides ours. */
   readonly header = new BlockList();
   readonly conversation = new BlockList();
   readonly status = new BlockList();
