@@ -32,7 +32,7 @@ describe("extension display calls in the terminal", () => {
     expect(rowOf(rows, "PLAN step one")).toBeLessThan(editor);
     expect(rowOf(rows, "PLAN step two")).toBe(rowOf(rows, "PLAN step one") + 1);
     expect(rowOf(rows, "HINT below")).toBeGreaterThan(editor);
-    expect(rowOf(rows, "HINT below")).toBeLessThan(rowOf(rows, "mock-completions/mock-model"));
+    expect(rowOf(rows, "HINT below")).toBeLessThan(rowOf(rows, "mock-completions/mock-model · fullAccess"));
     // the widget's screen clear and cursor move were dropped, its colour kept: the row holds just its text
     expect(rows[rowOf(rows, "HINT below")]!.trim()).toBe("HINT below");
     expect(tty.text()).not.toContain("Extension wrote to stdout");
@@ -51,7 +51,7 @@ describe("extension display calls in the terminal", () => {
     const rows = tty.visible();
     expect(rowOf(rows, "WELCOME from session_start")).toBeGreaterThan(rowOf(rows, "draft text"));
     expect(rowOf(rows, "WELCOME from session_start")).toBeLessThan(
-      rowOf(rows, "mock-completions/mock-model"),
+      rowOf(rows, "mock-completions/mock-model · fullAccess"),
     );
   }, 30_000);
 

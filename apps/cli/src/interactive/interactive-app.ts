@@ -278,13 +278,25 @@ export class InteractiveApp {
     }
   }
 
-  /** Enter (send or steer) or Alt+Enter (queue). */
-  async submit(raw: string, how: "enter" | "queue"): Promise<void> {
+  /**
+   * Enter (send or steer) or Alt+Enter (queue). Inputs are handled one after another in
+   * the order they were typed (deciding what a `/word` is asks the server), each until
+   * its request is made; a `!command` runs on without holding the next input.
+   */
+  submit(raw: string, how: "enter" | "queue"): Promise<void> {
     const text = raw.trim();
-    if (text === "") return;
+    if (text === "") return Promise.resolve();
     this.editor.setText("");
     this.editor.addToHistory(text);
     this.screen.requestRender();
+    const handled = this.submitted.then(() => this.dispatch(text, how));
+    this.submitted = handled.catch(() => undefined);
+    return handled;
+  }
+
+  private submitted: Promise<void> = Promise.resolve();
+
+  private async dispatch(text: string, how: "enter" | "queue"): Promise<void> {
     // waits for an open in flight; after a failed one (a broken config file) it tries again
     if (this.session.threadId === undefined && !(await this.openSession())) {
       if (this.editor.isEmpty()) this.editor.setText(text);
@@ -307,7 +319,7 @@ export class InteractiveApp {
       }
     }
     if (how === "enter" && sent === text && text.startsWith("!") && text.replace(/^!!?/, "").trim() !== "") {
-      await this.request(() => runShell(this, threadId, text));
+      void this.request(() => runShell(this, threadId, text));
       return;
     }
     const running = this.session.runningTurnId;
