@@ -36,7 +36,12 @@ for (const target of TARGETS) {
       "threads are unloaded on shutdown: their locks are released",
       async () => {
         await using server = await target.start();
-        await server.client.request("thread/start", { cwd: server.agent.cwd, model: MOCK_MODEL });
+        // named, so its transcript (and lock) exist at once; an unused thread has neither
+        await server.client.request("thread/start", {
+          cwd: server.agent.cwd,
+          model: MOCK_MODEL,
+          name: "used",
+        });
         const locks = () => [
           ...new Bun.Glob("**/*.lock").scanSync({ cwd: server.agent.agentDir, dot: true }),
         ];
