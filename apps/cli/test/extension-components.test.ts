@@ -31,12 +31,15 @@ describe("pi's component UI in the terminal", () => {
     // our footer names the model with its provider; pi's example names the model id only
     await tty.waitFor("mock-completions/mock-model");
     tty.type("/footer");
+    // the footer is the last lines (the header above names the model with its provider too)
+    const footer = (text: string) => text.split("\n").slice(-3).join("\n");
     await tty.waitFor(
-      (text) => text.includes("↑0 ↓0 $0.000") && !text.includes("mock-completions/mock-model"),
+      (text) =>
+        footer(text).includes("↑0 ↓0 $0.000") && !footer(text).includes("mock-completions/mock-model"),
     );
     expect(tty.text()).toContain("mock-model");
     tty.type("/footer");
-    await tty.waitFor("mock-completions/mock-model");
+    await tty.waitFor((text) => footer(text).includes("mock-completions/mock-model"));
   }, 30_000);
 
   test("overlay-test.ts: the overlay is drawn over the screen, takes typed keys and answers on Enter", async () => {

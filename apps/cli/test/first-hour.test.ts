@@ -75,6 +75,8 @@ describe("the first hour in the terminal", () => {
     );
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env, cols: 140 });
     await tty.waitFor("mock-completions/mock-model");
+    // the setting is read once the thread is open: the header goes then
+    await tty.waitFor((text) => !text.includes("Enter send"));
     tty.type("/usage");
     const screen = await tty.waitFor("Usage");
     expect(screen).not.toContain("Enter send");
