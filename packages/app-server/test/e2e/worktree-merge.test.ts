@@ -84,6 +84,33 @@ for (const target of TARGETS) {
     );
 
     test(
+      "worktree/list marks clean, merged worktrees beyond the worktrees.keep setting stale, newest kept; dirty or unmerged ones never",
+      async () => {
+        await using server = await target.start({ settings: { worktrees: { keep: 1 } } });
+        const { client, agent } = server;
+        initRepo(agent.cwd);
+        await inWorktree(client, agent.cwd, "oldest");
+        await inWorktree(client, agent.cwd, "older");
+        const dirty = await inWorktree(client, agent.cwd, "dirty");
+        await inWorktree(client, agent.cwd, "newest");
+        writeFiles(dirty.path, { "wip.txt": "work\n" });
+        const listed = await client.request("worktree/list", { cwd: agent.cwd });
+        const state = Object.fromEntries(
+          listed.worktrees.map((w) => [w.name, [w.dirty, w.unmerged, w.stale]]),
+        );
+        expect(state).toEqual({
+          newest: [false, false, false],
+          dirty: [true, false, false],
+          older: [false, false, true],
+          oldest: [false, false, true],
+        });
+        // reported, never deleted
+        expect(listed.worktrees.every((w) => existsSync(w.path))).toBe(true);
+      },
+      E2E_TIMEOUT,
+    );
+
+    test(
       "worktree/merge that would conflict is refused with worktreeConflict and data.files, both trees as they were",
       async () => {
         await using server = await target.start();
