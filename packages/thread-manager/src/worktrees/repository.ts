@@ -5,8 +5,8 @@
  * any of its worktrees, and two clones at different paths never share one.
  */
 import { createHash } from "node:crypto";
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { git, gitMaybe } from "./git-runner.ts";
 import { refuse } from "./worktree-errors.ts";
 
@@ -32,8 +32,24 @@ export function repoIdOf(commonDir: string): string {
   return `${name || "repo"}-${hash}`;
 }
 
+/**
+ * False when neither an existing `cwd` nor any folder above it holds a `.git` entry: git
+ * then finds no repository (it runs with none of the `GIT_*` variables that could point
+ * it elsewhere, see git-runner.ts), so none needs to start. Every turn asks (its diff's
+ * start), and a spawn of git costs the main thread ~2 ms before the model request.
+ */
+function mayBeInRepository(cwd: string): boolean {
+  const start = resolve(cwd);
+  if (!existsSync(start)) return true;
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return true;
+    if (dirname(dir) === dir) return false;
+  }
+}
+
 /** The repository containing `cwd`, or undefined outside one. */
 export async function findRepository(cwd: string): Promise<Repository | undefined> {
+  if (!mayBeInRepository(cwd)) return undefined;
   const out = await gitMaybe(cwd, ["rev-parse", "--show-toplevel", "--git-common-dir"]);
   if (out === undefined) return undefined;
   const [top, common] = out.split("\n");
