@@ -33,7 +33,6 @@ export const NOT_ON_BINARY: Readonly<Record<string, string>> = {
   "apps/cli/test/args.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/code-block.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/highlight.test.ts": IN_PROCESS_PARTS,
-  "apps/cli/test/ignored-files.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/markdown-block.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/markdown-split.test.ts": IN_PROCESS_PARTS,
   "apps/cli/test/simple-parts.test.ts": IN_PROCESS_PARTS,

@@ -29,6 +29,7 @@ const PATH_PARAMS: [ClientRequestMethod, string, Build][] = [
   ["project/trust/read", "/cwd", (bad) => ({ cwd: bad })],
   ["project/trust/set", "/cwd", (bad) => ({ cwd: bad, trusted: true })],
   ["file/search", "/cwd", (bad) => ({ cwd: bad, query: "x" })],
+  ["worktree/list", "/cwd", (bad) => ({ cwd: bad })],
   ["turn/start", "/images/0/path", (bad) => ({ threadId: "t", text: "hi", images: [{ path: bad }] })],
   [
     "turn/steer",
