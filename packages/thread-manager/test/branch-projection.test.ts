@@ -21,7 +21,13 @@ function reply(text: string, totalTokens: number, stopReason: AssistantMessage["
   return {
     ...message,
     content: [{ type: "text" as const, text }],
-    usage: { ...message.usage, totalTokens },
+    usage: {
+      ...message.usage,
+      input: totalTokens - 1,
+      output: 1,
+      totalTokens,
+      cost: { ...message.usage.cost, total: 0.25 },
+    },
     stopReason,
   };
 }
@@ -38,6 +44,21 @@ describe("BranchProjection", () => {
         const size = projection.contextSize();
         expect(size.tokens).toBe(branchContextTokens(branch));
         expect(size.known ? size.tokens : undefined).toBe(currentContextTokens(branch));
+        // billed: every reply on the branch, omitted ones too, and the compaction's own usage
+        const billed = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+        for (const entry of branch) {
+          const usage =
+            entry.type === "message" && entry.message.role === "assistant"
+              ? entry.message.usage
+              : entry.type === "compaction"
+                ? entry.usage
+                : undefined;
+          if (!usage) continue;
+          billed.input += usage.input;
+          billed.output += usage.output;
+          billed.cost += usage.cost.total;
+        }
+        expect(projection.usageTotals()).toEqual(billed);
       };
       check();
       const ids: string[] = [];
@@ -76,7 +97,13 @@ describe("BranchProjection", () => {
       );
       check();
       // a compaction: no usage after it yet (size unknown), then a reply reports it
-      session.append({ type: "compaction", summary: "sum", firstKeptEntryId: ids[3]!, tokensBefore: 500 });
+      session.append({
+        type: "compaction",
+        summary: "sum",
+        firstKeptEntryId: ids[3]!,
+        tokensBefore: 500,
+        usage: reply("", 7).usage,
+      });
       check();
       session.append({ type: "message", message: { role: "user", content: "after", timestamp: 10 } });
       check();

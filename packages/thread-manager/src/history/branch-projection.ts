@@ -23,6 +23,7 @@ import {
   type SessionFile,
   toModelMessages,
 } from "@knightcode/session-store";
+import { addEntryUsage, emptyUsageTotals, type UsageTotals } from "../turns/token-usage.ts";
 
 /** At most this many appends since the last ask are followed back before projecting afresh. */
 const MAX_EXTENSION = 64;
@@ -36,6 +37,8 @@ interface Projection {
   trailingTokens: number;
   hasUsage: boolean;
   compacted: boolean;
+  /** What the branch was billed (every reply, omitted or not, and summaries' usage). */
+  billed: UsageTotals;
   /** Entry IDs a context edit on the path omits or replaces: such an entry is never appended cheaply. */
   edited: ReadonlySet<string>;
 }
@@ -64,6 +67,11 @@ export class BranchProjection {
   contextSize(): { tokens: number; known: boolean } {
     const state = this.current();
     return { tokens: state.usageTokens + state.trailingTokens, known: !state.compacted || state.hasUsage };
+  }
+
+  /** The branch's cumulative usage (a copy). */
+  usageTotals(): UsageTotals {
+    return { ...this.current().billed };
   }
 
   private current(): Projection {
@@ -95,6 +103,8 @@ function project(session: SessionFile): Projection {
   const view = projectPath(branch);
   const { messages, afterCompaction } = projectedContext(view);
   const estimate = estimateContextTokens(messages, afterCompaction);
+  const billed = emptyUsageTotals();
+  for (const entry of branch) addEntryUsage(billed, entry);
   return {
     leafId: session.leafId,
     messages: toModelMessages(buildSessionContext(branch, session.header).messages),
@@ -102,6 +112,7 @@ function project(session: SessionFile): Projection {
     trailingTokens: estimate.trailingTokens,
     hasUsage: estimate.lastUsageIndex !== undefined,
     compacted: view.latestCompactionIndex >= 0,
+    billed,
     edited: new Set([...view.omitted, ...view.replaced.keys()]),
   };
 }
@@ -109,9 +120,10 @@ function project(session: SessionFile): Projection {
 /** The projection after `entries` were appended to its leaf, none of which reshapes what came before. */
 function extend(state: Projection, entries: readonly SessionEntry[]): Projection {
   // the old state is dropped, and its array was only ever handed out as copies
-  const next: Projection = { ...state };
+  const next: Projection = { ...state, billed: { ...state.billed } };
   for (const entry of entries) {
     next.leafId = entry.id;
+    addEntryUsage(next.billed, entry);
     const message = entryMessage(entry);
     if (!message) continue;
     next.messages.push(...toModelMessages([message]));

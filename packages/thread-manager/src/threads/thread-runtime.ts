@@ -37,7 +37,7 @@ import type { McpToolSource } from "../tools/mcp-source.ts";
 import type { ThreadToolBackend } from "../tools/tool-backend.ts";
 import { collectTools, type ThreadToolSource } from "../tools/tool-sources.ts";
 import type { ApprovalBroker } from "../turns/approval-broker.ts";
-import { cumulativeUsage } from "../turns/token-usage.ts";
+import { tokenUsage } from "../turns/token-usage.ts";
 import type { PendingStart, QueuedInput, Turn } from "../turns/turn.ts";
 import type { TurnPort } from "../turns/turn-port.ts";
 import { isStoreError, StaleRuntimeError } from "../wire-errors.ts";
@@ -306,7 +306,7 @@ export class ThreadRuntime implements ThreadPort {
 
   /** Cumulative usage, with the context size when the projection knows it. */
   usage(contextTokens?: number): TokenUsage {
-    return cumulativeUsage(this.session.branch(), this.model?.contextWindow ?? 0, contextTokens);
+    return tokenUsage(this.projection.usageTotals(), this.model?.contextWindow ?? 0, contextTokens);
   }
 
   private turnPort(): TurnPort {

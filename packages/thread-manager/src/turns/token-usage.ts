@@ -1,13 +1,22 @@
 /**
  * Cumulative token usage of a thread's branch: every assistant reply (including
  * attempts later omitted from the model's context: they were billed) plus the usage
- * stored on compaction and branch summaries.
+ * stored on compaction and branch summaries. The sum is kept per leaf and extended
+ * entry by entry (`history/branch-projection.ts`), in branch order, so it adds up exactly
+ * as a pass over the whole branch does.
  */
 import type { Usage } from "@knightcode/ai";
 import type { TokenUsage } from "@knightcode/app-server-protocol";
 import type { SessionEntry } from "@knightcode/session-store";
 
-function add(total: TokenUsage, usage: Usage | undefined): void {
+/** What a branch was billed, without the window and the context size. */
+export type UsageTotals = Omit<TokenUsage, "contextWindow" | "contextTokens">;
+
+export function emptyUsageTotals(): UsageTotals {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
+}
+
+function add(total: UsageTotals, usage: Usage | undefined): void {
   if (!usage) return;
   total.input += usage.input || 0;
   total.output += usage.output || 0;
@@ -16,17 +25,19 @@ function add(total: TokenUsage, usage: Usage | undefined): void {
   total.cost += usage.cost?.total || 0;
 }
 
-/** Sums a branch's usage; `contextTokens` is left out when unknown. */
-export function cumulativeUsage(
-  branch: readonly SessionEntry[],
+/** Adds what one entry of the branch was billed. */
+export function addEntryUsage(total: UsageTotals, entry: SessionEntry): void {
+  if (entry.type === "message" && entry.message.role === "assistant") add(total, entry.message.usage);
+  else if (entry.type === "compaction" || entry.type === "branch_summary") add(total, entry.usage);
+}
+
+/** The usage report of a branch's totals; `contextTokens` is left out when unknown. */
+export function tokenUsage(
+  totals: UsageTotals,
   contextWindow: number,
   contextTokens: number | undefined,
 ): TokenUsage {
-  const total: TokenUsage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0, contextWindow };
-  for (const entry of branch) {
-    if (entry.type === "message" && entry.message.role === "assistant") add(total, entry.message.usage);
-    else if (entry.type === "compaction" || entry.type === "branch_summary") add(total, entry.usage);
-  }
-  if (contextTokens !== undefined) total.contextTokens = contextTokens;
-  return total;
+  const usage: TokenUsage = { ...totals, contextWindow };
+  if (contextTokens !== undefined) usage.contextTokens = contextTokens;
+  return usage;
 }
