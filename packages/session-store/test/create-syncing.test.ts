@@ -14,6 +14,7 @@ import {
   type MainThreadFsync,
   recordMainThreadFsyncs,
   settle,
+  settledYet,
 } from "@knightcode/testkit/held-fsyncs";
 import { lockPathFor, SessionFile } from "../src/index.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
@@ -28,17 +29,6 @@ const settings = [
   { type: "approval_mode" as const, mode: "ask" as const },
   { type: "session_info" as const, name: "n" },
 ];
-
-/** Whether `promise` has settled once everything already due has run. */
-async function settledYet(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await settle();
-  return settled;
-}
 
 describe("SessionFile.createSyncing", () => {
   test("the file is whole, owned and locked at once; durable settles only when both fsyncs are done", async () => {

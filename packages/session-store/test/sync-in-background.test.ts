@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { fstatSync, unlinkSync } from "node:fs";
-import { type HeldFsyncs, holdFsyncs, ioError, settle } from "@knightcode/testkit/held-fsyncs";
+import { type HeldFsyncs, holdFsyncs, ioError, settledYet } from "@knightcode/testkit/held-fsyncs";
 import { lockPathFor, OwnershipLostError, SessionFile } from "../src/index.ts";
 import { tempDir } from "./helpers/temp-dir.ts";
 
@@ -15,17 +15,6 @@ afterEach(() => {
   held?.[Symbol.dispose]();
   held = undefined;
 });
-
-/** Whether `promise` has settled once everything already due has run. */
-async function settledYet(promise: Promise<unknown>): Promise<boolean> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await settle();
-  return settled;
-}
 
 describe("SessionFile.syncInBackground", () => {
   test("fsyncs the transcript on a descriptor of its own; closing meanwhile is safe and syncsDone waits", async () => {

@@ -118,3 +118,14 @@ export function recordMainThreadFsyncs(
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
 }
+
+/** Whether `promise` has settled once everything already due has run. */
+export async function settledYet(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await settle();
+  return settled;
+}
