@@ -13,7 +13,7 @@ import type {
   WarningNotification,
 } from "@knightcode/app-server-protocol";
 import { textReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, nextNotification, startThread, TARGETS } from "./harness.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures", "extensions", "late-provider.ts");
 
@@ -32,14 +32,7 @@ for (const target of TARGETS) {
       "a setup command's provider is listed for every thread and serves turns; teardown withdraws it",
       async () => {
         await using server = await target.start({ extensions: [FIXTURE] });
-        const start = async () =>
-          (
-            await server.client.request("thread/start", {
-              cwd: server.agent.cwd,
-              approvalMode: "fullAccess",
-              model: MOCK_MODEL,
-            })
-          ).thread.id;
+        const start = async () => (await startThread(server.client, server.agent.cwd)).threadId;
         const threadId = await start();
         expect(await lateModels(server.client, threadId)).toEqual([]);
 
@@ -75,12 +68,7 @@ for (const target of TARGETS) {
       "a provider the registry cannot list is refused with a warning; /reload drops command-made providers",
       async () => {
         await using server = await target.start({ extensions: [FIXTURE] });
-        const { thread } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          approvalMode: "fullAccess",
-          model: MOCK_MODEL,
-        });
-        const threadId = thread.id;
+        const { threadId } = await startThread(server.client, server.agent.cwd);
         const warned = nextNotification<WarningNotification>(
           server.client,
           "warning",
@@ -102,14 +90,7 @@ for (const target of TARGETS) {
       "a provider leaves when the last thread that registered it unloads, not before",
       async () => {
         await using server = await target.start({ extensions: [FIXTURE] });
-        const start = async () =>
-          (
-            await server.client.request("thread/start", {
-              cwd: server.agent.cwd,
-              approvalMode: "fullAccess",
-              model: MOCK_MODEL,
-            })
-          ).thread.id;
+        const start = async () => (await startThread(server.client, server.agent.cwd)).threadId;
         const [first, second, bystander] = [await start(), await start(), await start()];
         await command(server.client, first, `/proxy-setup ${server.mock.baseUrl}`);
         await command(server.client, second, `/proxy-setup ${server.mock.baseUrl}`);
