@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { AppServerClient } from "@knightcode/app-server-protocol";
-import { textReply, toolCallReply } from "@knightcode/testkit";
+import { type MockResponder, textReply, toolCallReply } from "@knightcode/testkit";
 import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, startThread } from "../harness.ts";
 import { LISTENER_KINDS, type ListenerServer, startListener } from "./listener-harness.ts";
 
@@ -38,6 +38,36 @@ async function stoppedSubscriber(server: ListenerServer, threadId: string) {
   expect(new TextDecoder().decode(value)).toBe("subscribed\n");
   child.kill("SIGSTOP");
   return child;
+}
+
+/**
+ * What the reconnect tests share: a first client starts a thread and a turn the mock
+ * holds (the mock is given `replies`), waits for `until` on that thread and disconnects.
+ * `log` is every notification of the thread that client received.
+ */
+async function leaveMidTurn(
+  server: ListenerServer,
+  options: { approvalMode: "ask" | "fullAccess"; text: string; until: string; replies: MockResponder[] },
+) {
+  const first = await server.connect();
+  const started = await first.client.request("thread/start", {
+    cwd: server.agent.cwd,
+    approvalMode: options.approvalMode,
+    model: MOCK_MODEL,
+  });
+  const threadId = started.thread.id;
+  server.mock.enqueue(...options.replies);
+  const log = threadLog(first.client, threadId);
+  const reached = nextNotification(
+    first.client,
+    options.until,
+    (p: { threadId: string }) => p.threadId === threadId,
+  );
+  await first.client.request("turn/start", { threadId, text: options.text });
+  await reached;
+  await first.close();
+  await first.closed;
+  return { started, threadId, log };
 }
 
 for (const kind of LISTENER_KINDS) {
@@ -79,28 +109,20 @@ for (const kind of LISTENER_KINDS) {
       "a client that disconnects mid-turn and resumes with its last seq gets every missed notification exactly once",
       async () => {
         await using server = await startListener(kind);
-        const first = await server.connect();
-        const started = await first.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          approvalMode: "fullAccess",
-          model: MOCK_MODEL,
-        });
-        const threadId = started.thread.id;
-        expect(started.stream?.seq).toBeNumber();
-        const streamId = started.stream!.id;
         const resume = Promise.withResolvers<void>();
         const text = Array.from({ length: 40 }, (_, i) => `w${i} `).join("");
-        server.mock.enqueue({ ...textReply(text, 40), pauseAfterEvents: 6, resumeWhen: resume.promise });
-        const before = threadLog(first.client, threadId);
-        const firstDelta = nextNotification(
-          first.client,
-          "item/agentMessage/delta",
-          (p: { threadId: string }) => p.threadId === threadId,
-        );
-        await first.client.request("turn/start", { threadId, text: "go" });
-        await firstDelta;
-        await first.close();
-        await first.closed;
+        const {
+          started,
+          threadId,
+          log: before,
+        } = await leaveMidTurn(server, {
+          approvalMode: "fullAccess",
+          text: "go",
+          until: "item/agentMessage/delta",
+          replies: [{ ...textReply(text, 40), pauseAfterEvents: 6, resumeWhen: resume.promise }],
+        });
+        expect(started.stream?.seq).toBeNumber();
+        const streamId = started.stream!.id;
         // someone still watching the sidebar sees the turn end while the first client is away
         const observer = await server.connect();
         const ended = nextNotification<{ turn: { threadId?: string; status: string } }>(
@@ -145,33 +167,21 @@ for (const kind of LISTENER_KINDS) {
       "an approval asked while its client was away waits, and the reconnecting client is asked it",
       async () => {
         await using server = await startListener(kind);
-        const first = await server.connect();
-        const started = await first.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          approvalMode: "ask",
-          model: MOCK_MODEL,
-        });
-        const threadId = started.thread.id;
         const marker = join(server.agent.cwd, "ran.txt");
         const resume = Promise.withResolvers<void>();
-        server.mock.enqueue(
-          {
-            ...toolCallReply({ name: "bash", arguments: { command: `echo ran > '${marker}'` } }),
-            pauseAfterEvents: 1,
-            resumeWhen: resume.promise,
-          },
-          textReply("done"),
-        );
-        const log = threadLog(first.client, threadId);
-        const turnStarted = nextNotification(
-          first.client,
-          "turn/started",
-          (p: { threadId: string }) => p.threadId === threadId,
-        );
-        await first.client.request("turn/start", { threadId, text: "run it" });
-        await turnStarted;
-        await first.close();
-        await first.closed;
+        const { started, threadId, log } = await leaveMidTurn(server, {
+          approvalMode: "ask",
+          text: "run it",
+          until: "turn/started",
+          replies: [
+            {
+              ...toolCallReply({ name: "bash", arguments: { command: `echo ran > '${marker}'` } }),
+              pauseAfterEvents: 1,
+              resumeWhen: resume.promise,
+            },
+            textReply("done"),
+          ],
+        });
         const observer = await server.connect();
         const waiting = nextNotification<{
           threadId: string;
@@ -217,26 +227,14 @@ describe("a replay buffer set small", () => {
       await using server = await startListener("ws", {
         args: ["--replay-notifications", "5", "--replay-bytes", "100000"],
       });
-      const first = await server.connect();
-      const started = await first.client.request("thread/start", {
-        cwd: server.agent.cwd,
-        approvalMode: "fullAccess",
-        model: MOCK_MODEL,
-      });
-      const threadId = started.thread.id;
       const resume = Promise.withResolvers<void>();
       const text = Array.from({ length: 30 }, (_, i) => `w${i} `).join("");
-      server.mock.enqueue({ ...textReply(text, 30), pauseAfterEvents: 3, resumeWhen: resume.promise });
-      const log = threadLog(first.client, threadId);
-      const firstDelta = nextNotification(
-        first.client,
-        "item/agentMessage/delta",
-        (p: { threadId: string }) => p.threadId === threadId,
-      );
-      await first.client.request("turn/start", { threadId, text: "go" });
-      await firstDelta;
-      await first.close();
-      await first.closed;
+      const { started, threadId, log } = await leaveMidTurn(server, {
+        approvalMode: "fullAccess",
+        text: "go",
+        until: "item/agentMessage/delta",
+        replies: [{ ...textReply(text, 30), pauseAfterEvents: 3, resumeWhen: resume.promise }],
+      });
       const observer = await server.connect();
       const ended = nextNotification(observer.client, "thread/turn/completed");
       resume.resolve();
