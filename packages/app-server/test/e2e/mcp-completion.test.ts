@@ -6,10 +6,8 @@
  * arguments and a server without completions get no values.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { everythingServer, filesystemServer } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, refusal, TARGETS } from "./harness.ts";
+import { E2E_TIMEOUT, refusal, TARGETS } from "./harness.ts";
+import { everythingThread, filesInCwd } from "./mcp-everything.ts";
 
 const PROMPT = "/mcp__everything__completable-prompt";
 
@@ -19,13 +17,8 @@ for (const target of TARGETS) {
       "command/complete offers server-everything's values for the argument the last word fills, narrowed by the words before it",
       async () => {
         await using server = await target.start();
-        const { thread } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          model: MOCK_MODEL,
-          mcpServers: { everything: everythingServer() },
-        });
-        const complete = (text: string) =>
-          server.client.request("command/complete", { threadId: thread.id, text });
+        const { threadId } = await everythingThread(server.client, server.agent.cwd);
+        const complete = (text: string) => server.client.request("command/complete", { threadId, text });
         expect(await complete(`${PROMPT} `)).toEqual({
           argument: "department",
           prefix: "",
@@ -63,15 +56,11 @@ for (const target of TARGETS) {
       "command/complete: text that is no MCP prompt command is invalidParams, an unknown thread threadNotFound; a server without completions offers none",
       async () => {
         await using server = await target.start();
-        const root = join(server.agent.cwd, "files");
-        mkdirSync(root);
-        const { thread } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          model: MOCK_MODEL,
-          mcpServers: { everything: everythingServer(), files: filesystemServer(root) },
+        const { threadId } = await everythingThread(server.client, server.agent.cwd, {
+          files: filesInCwd(server.agent.cwd),
         });
-        const complete = (text: string, threadId = thread.id) =>
-          refusal(server.client.request("command/complete", { threadId, text }));
+        const complete = (text: string, id = threadId) =>
+          refusal(server.client.request("command/complete", { threadId: id, text }));
         expect(await complete("/compact now")).toEqual({
           code: "invalidParams",
           message: "/compact is not an MCP prompt of this thread",
@@ -80,7 +69,7 @@ for (const target of TARGETS) {
         expect((await complete(`${PROMPT} `, "no-such-thread")).code).toBe("threadNotFound");
         // args-prompt is not completable: the server answers no values
         const none = await server.client.request("command/complete", {
-          threadId: thread.id,
+          threadId,
           text: "/mcp__everything__args-prompt Aus",
         });
         expect(none).toMatchObject({ argument: "city", values: [] });

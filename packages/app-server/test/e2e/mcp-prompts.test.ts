@@ -8,11 +8,10 @@
  * messages is kept in order, an image and a binary resource are left out.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
-import { everythingServer, filesystemServer, startMcpHttpServer, textReply } from "@knightcode/testkit";
+import { startMcpHttpServer, textReply } from "@knightcode/testkit";
 import { E2E_TIMEOUT, type E2EServer, MOCK_MODEL, nextNotification, refusal, TARGETS } from "./harness.ts";
+import { everythingThread, filesInCwd } from "./mcp-everything.ts";
 
 /** Runs a turn with `text` to completion; resolves with the user text the model was sent. */
 async function promptTurn(server: E2EServer, threadId: string, text: string): Promise<string> {
@@ -39,15 +38,11 @@ for (const target of TARGETS) {
       "command/list offers server-everything's prompts and none of server-filesystem (no prompts capability)",
       async () => {
         await using server = await target.start();
-        const root = join(server.agent.cwd, "files");
-        mkdirSync(root);
-        const { thread, warnings } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          model: MOCK_MODEL,
-          mcpServers: { everything: everythingServer(), files: filesystemServer(root) },
+        const { threadId, warnings } = await everythingThread(server.client, server.agent.cwd, {
+          files: filesInCwd(server.agent.cwd),
         });
         expect(warnings).toEqual([]);
-        const { commands } = await server.client.request("command/list", { threadId: thread.id });
+        const { commands } = await server.client.request("command/list", { threadId });
         expect(commands).toContainEqual({
           name: "mcp__everything__simple-prompt",
           description: "A prompt with no arguments",
@@ -84,24 +79,20 @@ for (const target of TARGETS) {
       "/mcp__everything__<prompt> starts a turn with the rendered prompt: no arguments, positional and name=value, an embedded text resource",
       async () => {
         await using server = await target.start();
-        const { thread } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          model: MOCK_MODEL,
-          mcpServers: { everything: everythingServer() },
-        });
-        const simple = await promptTurn(server, thread.id, "/mcp__everything__simple-prompt");
+        const { threadId } = await everythingThread(server.client, server.agent.cwd);
+        const simple = await promptTurn(server, threadId, "/mcp__everything__simple-prompt");
         expect(simple).toContain("This is a simple prompt without arguments.");
         expect(simple).not.toContain("/mcp__");
 
-        const positional = await promptTurn(server, thread.id, '/mcp__everything__args-prompt "San Diego"');
+        const positional = await promptTurn(server, threadId, '/mcp__everything__args-prompt "San Diego"');
         expect(positional).toContain("What's weather in San Diego");
         expect(positional).not.toContain("Texas");
 
-        const named = await promptTurn(server, thread.id, "/mcp__everything__args-prompt state=Texas Austin");
+        const named = await promptTurn(server, threadId, "/mcp__everything__args-prompt state=Texas Austin");
         expect(named).toContain("What's weather in Austin, Texas");
 
         // two messages, the second an embedded text resource, joined in order
-        const resource = await promptTurn(server, thread.id, "/mcp__everything__resource-prompt Text 1");
+        const resource = await promptTurn(server, threadId, "/mcp__everything__resource-prompt Text 1");
         expect(resource).toContain("This prompt includes the Text resource with id: 1");
         expect(resource).toContain("Resource 1: This is a plaintext resource");
         expect(resource.indexOf("This prompt includes")).toBeLessThan(resource.indexOf("Resource 1:"));
@@ -133,14 +124,10 @@ for (const target of TARGETS) {
       "a missing required argument or a word too many is invalidParams, reaches no model, and the thread stays usable",
       async () => {
         await using server = await target.start();
-        const { thread } = await server.client.request("thread/start", {
-          cwd: server.agent.cwd,
-          model: MOCK_MODEL,
-          mcpServers: { everything: everythingServer() },
-        });
+        const { threadId } = await everythingThread(server.client, server.agent.cwd);
         const missing = await refusal(
           server.client.request("turn/start", {
-            threadId: thread.id,
+            threadId,
             text: "/mcp__everything__args-prompt state=Texas",
           }),
         );
@@ -148,16 +135,16 @@ for (const target of TARGETS) {
         expect(missing.message).toContain("/mcp__everything__args-prompt needs city");
         const extra = await refusal(
           server.client.request("turn/start", {
-            threadId: thread.id,
+            threadId,
             text: "/mcp__everything__simple-prompt now",
           }),
         );
         expect(extra.code).toBe("invalidParams");
         expect(extra.message).toContain("takes no arguments");
         expect(server.mock.requests.length).toBe(0);
-        const read = await server.client.request("thread/read", { threadId: thread.id });
+        const read = await server.client.request("thread/read", { threadId });
         expect(JSON.stringify(read)).not.toContain("Texas");
-        const after = await promptTurn(server, thread.id, "/mcp__everything__args-prompt Paris");
+        const after = await promptTurn(server, threadId, "/mcp__everything__args-prompt Paris");
         expect(after).toContain("What's weather in Paris");
       },
       E2E_TIMEOUT,

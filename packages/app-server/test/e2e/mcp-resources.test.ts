@@ -6,20 +6,12 @@
  * servers and URIs the server refuses are `invalidParams`, and no turn starts.
  */
 import { describe, expect, test } from "bun:test";
-import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
-import { everythingServer, textReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, MOCK_MODEL, nextNotification, refusal, TARGETS } from "./harness.ts";
+import type { TurnCompletedNotification } from "@knightcode/app-server-protocol";
+import { textReply } from "@knightcode/testkit";
+import { E2E_TIMEOUT, nextNotification, refusal, TARGETS } from "./harness.ts";
+import { everythingThread } from "./mcp-everything.ts";
 
 const DOCUMENT = "demo://resource/static/document/architecture.md";
-
-async function everythingThread(client: AppServerClient, cwd: string, extra: Record<string, unknown> = {}) {
-  const { thread, warnings } = await client.request("thread/start", {
-    cwd,
-    model: MOCK_MODEL,
-    mcpServers: { everything: everythingServer(), ...extra },
-  });
-  return { threadId: thread.id, warnings };
-}
 
 for (const target of TARGETS) {
   describe(`[${target.name}] MCP resources`, () => {
