@@ -10,20 +10,11 @@
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import { AppServerClient, StreamTransport } from "../packages/app-server-protocol/src/index.ts";
-import {
-  MOCK_MODEL_ID,
-  MOCK_PROVIDERS,
-  mockModelsJson,
-  startMockModelServer,
-  tempAgentDir,
-} from "../packages/testkit/src/index.ts";
+import { mockDefaultAgentDir, startMockModelServer } from "../packages/testkit/src/index.ts";
 
 const MAIN = join(import.meta.dir, "..", "apps", "cli", "src", "main.ts");
 const mock = await startMockModelServer();
-const agent = await tempAgentDir({
-  models: mockModelsJson(mock),
-  settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-});
+const agent = await mockDefaultAgentDir(mock);
 const reply = (deltas: number) => ({ steps: [{ type: "text" as const, text: "w ".repeat(deltas), deltas }] });
 
 // --- the app server, as a desktop app drives it

@@ -17,10 +17,8 @@ import { join } from "node:path";
 import { Terminal } from "@xterm/headless";
 import {
   MOCK_MODEL_ID,
-  MOCK_PROVIDERS,
-  mockModelsJson,
+  mockDefaultAgentDir,
   startMockModelServer,
-  tempAgentDir,
   textReply,
 } from "../packages/testkit/src/index.ts";
 
@@ -32,10 +30,7 @@ const IDLE_SECONDS = 10;
 const IDLE_SETTLE_SECONDS = 22;
 
 const mock = await startMockModelServer();
-const agent = await tempAgentDir({
-  models: mockModelsJson(mock),
-  settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-});
+const agent = await mockDefaultAgentDir(mock);
 const env = {
   ...process.env,
   ...agent.env,

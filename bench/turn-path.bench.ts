@@ -17,13 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import {
-  MOCK_MODEL_ID,
-  MOCK_PROVIDERS,
-  mockModelsJson,
-  startMockModelServer,
-  tempAgentDir,
-} from "../packages/testkit/src/index.ts";
+import { mockDefaultAgentDir, startMockModelServer } from "../packages/testkit/src/index.ts";
 import { buildBinary } from "../scripts/build.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -38,10 +32,7 @@ const FRESH = arg("--fresh", 5);
 const PI = { first50: 4.65, first500: 6.33 };
 
 const mock = await startMockModelServer();
-const agent = await tempAgentDir({
-  models: mockModelsJson(mock),
-  settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-});
+const agent = await mockDefaultAgentDir(mock);
 // models.json just written reads afresh on every lookup for a second (its mtime could still
 // tick: see ai's file-signature.ts); a user's config is older than that, so let it settle.
 await Bun.sleep(1_100);

@@ -31,10 +31,9 @@ import {
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
   type MockModelServer,
-  mockModelsJson,
+  mockDefaultAgentDir,
   startMockModelServer,
   type TempAgentDir,
-  tempAgentDir,
   textReply,
   toolCallReply,
 } from "@knightcode/testkit";
@@ -137,10 +136,7 @@ beforeAll(async () => {
   mkdirSync(home);
   mock = await startMockModelServer();
   mock.setDefault(textReply(MOCK_REPLY));
-  agent = await tempAgentDir({
-    models: mockModelsJson(mock),
-    settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-  });
+  agent = await mockDefaultAgentDir(mock);
   env = {};
   for (const [key, value] of Object.entries(process.env)) {
     const ours = key.startsWith("KNIGHTCODE_") || key === "ANTHROPIC_API_KEY" || key === "OPENAI_API_KEY";

@@ -6,7 +6,7 @@ import {
   knightcodeArgv,
   MOCK_MODEL_ID,
   MOCK_PROVIDERS,
-  mockModelsJson,
+  mockDefaultAgentDir,
   startMockModelServer,
   tempAgentDir,
   textReply,
@@ -110,10 +110,7 @@ describe("knightcode binary", () => {
 
   test("demo with a models.json uses that model, and accepts the approval its tool call needs", async () => {
     await using mock = await startMockModelServer();
-    await using agent = await tempAgentDir({
-      models: mockModelsJson(mock),
-      settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-    });
+    await using agent = await mockDefaultAgentDir(mock);
     mock.enqueue(
       textReply("I am the mock model.", 3),
       toolCallReply({ name: "bash", arguments: { command: "echo from-the-demo" } }),

@@ -14,6 +14,7 @@ export {
   missingCommandServer,
   type TestStdioServer,
 } from "./mcp-servers.ts";
+export { mockDefaultAgentDir } from "./mock-agent-dir.ts";
 export type { MockModelServer } from "./mock-model-server.ts";
 export { startMockModelServer, wireFormatOf } from "./mock-model-server.ts";
 export type { MockModelsJsonOptions } from "./models-json.ts";

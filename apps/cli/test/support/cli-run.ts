@@ -4,13 +4,10 @@ import { join } from "node:path";
 import {
   collectOutput,
   knightcodeArgv,
-  MOCK_MODEL_ID,
-  MOCK_PROVIDERS,
   type MockModelServer,
-  mockModelsJson,
+  mockDefaultAgentDir,
   startMockModelServer,
   type TempAgentDir,
-  tempAgentDir,
   textReply,
   toolCallReply,
 } from "@knightcode/testkit";
@@ -54,10 +51,7 @@ export interface MockedAgent extends AsyncDisposable {
 /** Starts the mock and a temp agent dir that uses it. */
 export async function mockedAgent(settings: Record<string, unknown> = {}): Promise<MockedAgent> {
   const mock = await startMockModelServer();
-  const agent = await tempAgentDir({
-    models: mockModelsJson(mock),
-    settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID, ...settings },
-  });
+  const agent = await mockDefaultAgentDir(mock, settings);
   return {
     mock,
     agent,

@@ -17,13 +17,10 @@ import {
 } from "@agentclientprotocol/sdk";
 import {
   knightcodeArgv,
-  MOCK_MODEL_ID,
-  MOCK_PROVIDERS,
   type MockModelServer,
-  mockModelsJson,
+  mockDefaultAgentDir,
   startMockModelServer,
   type TempAgentDir,
-  tempAgentDir,
 } from "@knightcode/testkit";
 import { agentMessageProblems } from "./acp-schema.ts";
 
@@ -50,10 +47,7 @@ export interface AcpWorld extends AsyncDisposable {
 /** Starts the mock model and an agent dir whose default model is the mock. */
 export async function acpWorld(): Promise<AcpWorld> {
   const mock = await startMockModelServer();
-  const agent = await tempAgentDir({
-    models: mockModelsJson(mock),
-    settings: { defaultProvider: MOCK_PROVIDERS.completions, defaultModel: MOCK_MODEL_ID },
-  });
+  const agent = await mockDefaultAgentDir(mock);
   return {
     mock,
     agent,
