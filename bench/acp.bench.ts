@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import { Bench } from "tinybench";
 import { AppServerClient, StreamTransport } from "../packages/app-server-protocol/src/index.ts";
-import { mockDefaultAgentDir, startMockModelServer } from "../packages/testkit/src/index.ts";
+import { mockDefaultAgentDir, startMockModelServer, streamLines } from "../packages/testkit/src/index.ts";
 
 const MAIN = join(import.meta.dir, "..", "apps", "cli", "src", "main.ts");
 const mock = await startMockModelServer();
@@ -61,16 +61,9 @@ const acpChild = Bun.spawn([process.execPath, MAIN, "acp"], {
 type Listener = (message: Record<string, unknown>) => void;
 const listeners = new Set<Listener>();
 void (async () => {
-  const decoder = new TextDecoder();
-  let rest = "";
-  for await (const chunk of acpChild.stdout) {
-    rest += decoder.decode(chunk, { stream: true });
-    const lines = rest.split("\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) {
-      const message = JSON.parse(line) as Record<string, unknown>;
-      for (const listener of [...listeners]) listener(message);
-    }
+  for await (const line of streamLines(acpChild.stdout)) {
+    const message = JSON.parse(line) as Record<string, unknown>;
+    for (const listener of [...listeners]) listener(message);
   }
 })();
 let nextId = 1;

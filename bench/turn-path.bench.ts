@@ -17,7 +17,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bench } from "tinybench";
-import { mockDefaultAgentDir, startMockModelServer } from "../packages/testkit/src/index.ts";
+import { mockDefaultAgentDir, startMockModelServer, streamLines } from "../packages/testkit/src/index.ts";
 import { buildBinary } from "../scripts/build.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -59,16 +59,9 @@ class LineChild {
   }
 
   private async read(): Promise<void> {
-    const decoder = new TextDecoder();
-    let rest = "";
-    for await (const chunk of this.child.stdout) {
-      rest += decoder.decode(chunk, { stream: true });
-      const lines = rest.split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) {
-        const message = JSON.parse(line) as Message;
-        for (const listener of [...this.listeners]) listener(message);
-      }
+    for await (const line of streamLines(this.child.stdout)) {
+      const message = JSON.parse(line) as Message;
+      for (const listener of [...this.listeners]) listener(message);
     }
   }
 

@@ -6,6 +6,8 @@
  * `turn/completed`. No session, no agent, no validation: what KnightCode spends above
  * this is what its turn path costs.
  */
+import { streamLines } from "../../packages/testkit/src/stream-lines.ts";
+
 const baseUrl = process.argv[2];
 if (!baseUrl) throw new Error("usage: floor-server.ts <mock base URL>");
 
@@ -48,21 +50,12 @@ async function turn(id: unknown, threadId: string): Promise<void> {
   });
 }
 
-const decoder = new TextDecoder();
-let rest = "";
-for await (const chunk of Bun.stdin.stream()) {
-  rest += decoder.decode(chunk, { stream: true });
-  const lines = rest.split("\n");
-  rest = lines.pop() ?? "";
-  for (const line of lines) {
-    if (line.trim() === "") continue;
-    const message = JSON.parse(line) as { id?: unknown; method?: string; params?: { threadId?: string } };
-    if (message.method === "initialize") out({ jsonrpc: "2.0", id: message.id, result: {} });
-    else if (message.method === "thread/start")
-      out({ jsonrpc: "2.0", id: message.id, result: { thread: { id: "floor" } } });
-    else if (message.method === "turn/start") void turn(message.id, message.params?.threadId ?? "floor");
-    else if (message.id !== undefined) out({ jsonrpc: "2.0", id: message.id, result: {} });
-  }
+for await (const line of streamLines(Bun.stdin.stream())) {
+  if (line.trim() === "") continue;
+  const message = JSON.parse(line) as { id?: unknown; method?: string; params?: { threadId?: string } };
+  if (message.method === "initialize") out({ jsonrpc: "2.0", id: message.id, result: {} });
+  else if (message.method === "thread/start")
+    out({ jsonrpc: "2.0", id: message.id, result: { thread: { id: "floor" } } });
+  else if (message.method === "turn/start") void turn(message.id, message.params?.threadId ?? "floor");
+  else if (message.id !== undefined) out({ jsonrpc: "2.0", id: message.id, result: {} });
 }
-
-export {};

@@ -48,6 +48,7 @@ export {
   thoughtSignaturesCameBack,
   toolResultsFor,
 } from "./stream-corpus/index.ts";
+export { streamLines } from "./stream-lines.ts";
 export { type CuttableProxy, startCuttableProxy } from "./tcp-proxy.ts";
 export type { TempAgentDir, TempAgentDirOptions } from "./temp-agent-dir.ts";
 export { tempAgentDir } from "./temp-agent-dir.ts";

@@ -3,6 +3,8 @@
  * line through and exits at once, killing the server, when a `tools/call` of that tool
  * arrives. Used to test a server that dies in the middle of a call.
  */
+import { streamLines } from "./stream-lines.ts";
+
 const [tool, entry] = process.argv.slice(2);
 if (tool === undefined || entry === undefined) {
   process.stderr.write("usage: mcp-exit-on-call <tool> <server entry>\n");
@@ -13,22 +15,13 @@ const server = Bun.spawn([process.execPath, entry, "stdio"], {
   stdout: "inherit",
   stderr: "inherit",
 });
-const decoder = new TextDecoder();
-let rest = "";
-for await (const chunk of Bun.stdin.stream()) {
-  rest += decoder.decode(chunk, { stream: true });
-  const lines = rest.split("\n");
-  rest = lines.pop() ?? "";
-  for (const line of lines) {
-    const message = JSON.parse(line) as { method?: string; params?: { name?: string } };
-    if (message.method === "tools/call" && message.params?.name === tool) {
-      server.kill("SIGKILL");
-      process.exit(3);
-    }
-    server.stdin.write(`${line}\n`);
+for await (const line of streamLines(Bun.stdin.stream())) {
+  const message = JSON.parse(line) as { method?: string; params?: { name?: string } };
+  if (message.method === "tools/call" && message.params?.name === tool) {
+    server.kill("SIGKILL");
+    process.exit(3);
   }
+  server.stdin.write(`${line}\n`);
 }
 server.stdin.end();
 await server.exited;
-
-export {};

@@ -1,6 +1,12 @@
 /** The fuzz corpus against a real `knightcode app-server` child: it survives, answers every request, and exits cleanly. */
 import { expect, test } from "bun:test";
-import { knightcodeArgv, mockModelsJson, startMockModelServer, tempAgentDir } from "@knightcode/testkit";
+import {
+  knightcodeArgv,
+  mockModelsJson,
+  startMockModelServer,
+  streamLines,
+  tempAgentDir,
+} from "@knightcode/testkit";
 import { expectation, fuzzLine, prng } from "../support/fuzz-lines.ts";
 import { E2E_TIMEOUT } from "./harness.ts";
 
@@ -31,24 +37,17 @@ test(
     child.stdin.write(input);
     child.stdin.flush();
     const answered = new Map<unknown, number>();
-    let rest = "";
-    const decoder = new TextDecoder();
     // read to EOF: stdin closes once "final" is answered, and shutdown answers what is still running
-    for await (const chunk of child.stdout) {
-      rest += decoder.decode(chunk, { stream: true });
-      const lines = rest.split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) {
-        const message = JSON.parse(line) as Record<string, unknown>;
-        if (!("result" in message || "error" in message)) continue;
-        if ("error" in message) {
-          const error = message.error as { code: unknown; message: unknown };
-          expect(typeof error.code).toBe("string");
-          expect(typeof error.message).toBe("string");
-        }
-        answered.set(message.id, (answered.get(message.id) ?? 0) + 1);
-        if (message.id === "final") child.stdin.end();
+    for await (const line of streamLines(child.stdout)) {
+      const message = JSON.parse(line) as Record<string, unknown>;
+      if (!("result" in message || "error" in message)) continue;
+      if ("error" in message) {
+        const error = message.error as { code: unknown; message: unknown };
+        expect(typeof error.code).toBe("string");
+        expect(typeof error.message).toBe("string");
       }
+      answered.set(message.id, (answered.get(message.id) ?? 0) + 1);
+      if (message.id === "final") child.stdin.end();
     }
     expect(await child.exited).toBe(0);
     const missing = expected.filter((id) => answered.get(id) !== 1);
