@@ -1,10 +1,12 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { knightcodeArgv, mockModelsJson } from "@knightcode/testkit";
 import { E2E_TIMEOUT } from "./harness.ts";
-import { leaked, runTools, startServer, startThread } from "./sandbox-support.ts";
+import { leaked, runTools, SYSTEM_PROBE, startServer, startThread } from "./sandbox-support.ts";
+
+afterAll(() => rmSync(SYSTEM_PROBE, { force: true }));
 
 describe("knightcode --sandbox=process", () => {
   test(
@@ -18,7 +20,7 @@ describe("knightcode --sandbox=process", () => {
       const { thread } = await startThread(server, project);
       expect(thread.sandbox).toEqual({ mode: "process", network: "on" });
       expect(thread.path?.startsWith(privateAgentDir)).toBe(true);
-      const probe = join(import.meta.dir, ".process-sandbox-probe");
+      const probe = SYSTEM_PROBE;
       const items = await runTools(server, thread.id, [
         { id: "ssh", name: "read", arguments: { path: "~/.ssh/id_rsa" } },
         { id: "agent", name: "ls", arguments: { path: server.agent.agentDir } },

@@ -18,6 +18,14 @@ export const SECRETS = {
 };
 
 /** The private key text planted in the temp HOME. */
+/**
+ * A path in the host's read-only system that a sandboxed write must fail to create. Not a
+ * path in this checkout: a checkout under /tmp sits in the sandbox's private tmpfs, where
+ * such a write lands and vanishes, so it would prove nothing (or fail for the wrong reason).
+ * Tests remove it afterwards in case a failing sandbox let the write through.
+ */
+export const SYSTEM_PROBE = `/usr/.knightcode-sandbox-escape-probe-${process.pid}`;
+
 export const SSH_KEY = "-----BEGIN OPENSSH PRIVATE KEY----- sandbox-test-key";
 
 /** Which secrets appear in `text`. */

@@ -1,8 +1,19 @@
-import { describe, expect, test } from "bun:test";
-import { existsSync, linkSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, linkSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { E2E_TIMEOUT } from "./harness.ts";
-import { bash, leaked, plant, runTools, SSH_KEY, startServer, startThread } from "./sandbox-support.ts";
+import {
+  bash,
+  leaked,
+  plant,
+  runTools,
+  SSH_KEY,
+  SYSTEM_PROBE,
+  startServer,
+  startThread,
+} from "./sandbox-support.ts";
+
+afterAll(() => rmSync(SYSTEM_PROBE, { force: true }));
 
 describe("sandboxed thread: the attack corpus", () => {
   test(
@@ -66,8 +77,9 @@ describe("sandboxed thread: the attack corpus", () => {
       symlinkSync(outside, join(project, "link-dir"));
       linkSync(join(outside, "victim.txt"), join(project, "hard-link.txt"));
       const { thread } = await startThread(server, project);
-      // inside this repository, which the sandbox shows read-only
-      const systemProbe = join(import.meta.dir, ".sandbox-escape-probe");
+      // the host's system, which the sandbox shows read-only (not a path in this checkout: a
+      // checkout under /tmp is the sandbox's private tmpfs there, where a write would land)
+      const systemProbe = SYSTEM_PROBE;
       const items = await runTools(server, thread.id, [
         { id: "w_system", name: "write", arguments: { path: systemProbe, content: "x" } },
         { id: "w_abs", name: "write", arguments: { path: join(outside, "new-abs.txt"), content: "x" } },
