@@ -20,7 +20,7 @@ import {
   type Transport,
   TransportClosedError,
 } from "@knightcode/app-server-protocol";
-import { OutputRoom } from "./output-room.ts";
+import { OutputRoom, type OutputRoomLimits } from "./output-room.ts";
 import { logLine } from "./stderr-log.ts";
 
 /** Unread output, in bytes, at which the connection is aborted. */
@@ -32,6 +32,15 @@ export const OUTPUT_HIGH_WATER_BYTES = 8 * 1024 * 1024;
 export const OUTPUT_LOW_WATER_BYTES = 2 * 1024 * 1024;
 /** Waiting output that moves no byte for this long marks a client that stopped reading. */
 export const OUTPUT_STALL_MS = 3_000;
+
+/** A transport's output marks: those it was given, the defaults above for the rest. */
+export function outputRoomLimits(given: Partial<OutputRoomLimits>): OutputRoomLimits {
+  return {
+    highWaterBytes: given.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES,
+    lowWaterBytes: given.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES,
+    stallMs: given.stallMs ?? OUTPUT_STALL_MS,
+  };
+}
 
 /** A byte source: a Node readable (process.stdin) or any async iterable of chunks. */
 export type ByteSource = AsyncIterable<Uint8Array | string> & {
@@ -70,16 +79,15 @@ export class OutputOverflowError extends Error {
 /** What `send` returns when the line is queued: one settled promise, not one per notification. */
 const SENT: Promise<void> = Promise.resolve();
 
-/** Options for {@link StdioServerTransport}. */
-export interface StdioServerTransportOptions {
+/**
+ * Options for {@link StdioServerTransport}; the output marks default to
+ * {@link OUTPUT_HIGH_WATER_BYTES}, {@link OUTPUT_LOW_WATER_BYTES} and {@link OUTPUT_STALL_MS}.
+ */
+export interface StdioServerTransportOptions extends Partial<OutputRoomLimits> {
   input: ByteSource;
   output: ByteSink;
   maxLineBytes?: number;
   maxPendingOutputBytes?: number;
-  /** See {@link OUTPUT_HIGH_WATER_BYTES}, {@link OUTPUT_LOW_WATER_BYTES}, {@link OUTPUT_STALL_MS}. */
-  highWaterBytes?: number;
-  lowWaterBytes?: number;
-  stallMs?: number;
 }
 
 /** JSON lines on injected streams with the server's input and output limits. */
@@ -112,14 +120,7 @@ export class StdioServerTransport implements Transport {
     this.maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.decoder = new LineDecoder(this.maxLineBytes);
     this.maxPending = options.maxPendingOutputBytes ?? MAX_PENDING_OUTPUT_BYTES;
-    this.room = new OutputRoom(
-      {
-        highWaterBytes: options.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES,
-        lowWaterBytes: options.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES,
-        stallMs: options.stallMs ?? OUTPUT_STALL_MS,
-      },
-      () => this.pendingBytes,
-    );
+    this.room = new OutputRoom(outputRoomLimits(options), () => this.pendingBytes);
     // a Node stream reports a vanished reader as an 'error' event; unhandled, it would be fatal
     options.output.on?.("error", (error: Error) => this.peerGone(error));
   }

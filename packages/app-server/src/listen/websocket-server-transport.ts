@@ -15,25 +15,16 @@ import {
   TransportClosedError,
 } from "@knightcode/app-server-protocol";
 import type { ServerWebSocket } from "bun";
-import { OutputRoom } from "../output-room.ts";
-import {
-  LineError,
-  OUTPUT_HIGH_WATER_BYTES,
-  OUTPUT_LOW_WATER_BYTES,
-  OUTPUT_STALL_MS,
-  OutputOverflowError,
-} from "../stdio-transport.ts";
+import { OutputRoom, type OutputRoomLimits } from "../output-room.ts";
+import { LineError, OutputOverflowError, outputRoomLimits } from "../stdio-transport.ts";
 
 /** WebSocket close codes the server uses. */
 export const CLOSE_CODES = { normal: 1000, goingAway: 1001, policy: 1008, tooBig: 1009 } as const;
 
 /** Limits of one WebSocket connection; defaults are the JSON-lines transport's. */
-export interface WebSocketLimits {
+export interface WebSocketLimits extends Partial<OutputRoomLimits> {
   maxMessageBytes?: number;
   maxPendingOutputBytes?: number;
-  highWaterBytes?: number;
-  lowWaterBytes?: number;
-  stallMs?: number;
 }
 
 const SENT: Promise<void> = Promise.resolve();
@@ -63,14 +54,7 @@ export class WebSocketServerTransport implements Transport {
   ) {
     this.maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.maxPending = limits.maxPendingOutputBytes ?? MAX_PENDING_OUTPUT_BYTES;
-    this.room = new OutputRoom(
-      {
-        highWaterBytes: limits.highWaterBytes ?? OUTPUT_HIGH_WATER_BYTES,
-        lowWaterBytes: limits.lowWaterBytes ?? OUTPUT_LOW_WATER_BYTES,
-        stallMs: limits.stallMs ?? OUTPUT_STALL_MS,
-      },
-      () => this.unreadBytes,
-    );
+    this.room = new OutputRoom(outputRoomLimits(limits), () => this.unreadBytes);
   }
 
   /** Output handed to the socket that the client has not taken, plus what waits for this turn's flush. */
