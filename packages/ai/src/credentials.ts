@@ -66,6 +66,31 @@ export class CredentialResolver {
     return { ...(await this.authFile.get(() => this.parseAuthFile())) };
   }
 
+  /**
+   * What is wrong with auth.json as it is now; undefined when it reads (or is missing).
+   * Key lookups treat a malformed file as holding no keys until it is fixed, so the models
+   * that need no saved key stay usable; this says why the saved ones are not.
+   */
+  async problem(): Promise<CredentialError | undefined> {
+    try {
+      await this.readAuth();
+      return undefined;
+    } catch (error) {
+      if (error instanceof CredentialError) return error;
+      throw error;
+    }
+  }
+
+  /** The saved entries for key lookups: none while the file is malformed (see `problem`). */
+  private async savedEntries(): Promise<Record<string, AuthEntry>> {
+    try {
+      return await this.readAuth();
+    } catch (error) {
+      if (error instanceof CredentialError) return {};
+      throw error;
+    }
+  }
+
   private async parseAuthFile(): Promise<Record<string, AuthEntry>> {
     let text: string;
     try {
@@ -93,7 +118,7 @@ export class CredentialResolver {
    * environment variables, then the `apiKey` from models.json.
    */
   async getApiKey(provider: string, configuredKey?: string): Promise<string | undefined> {
-    const entry = (await this.readAuth())[provider];
+    const entry = (await this.savedEntries())[provider];
     const saved = typeof entry === "string" ? entry : entry?.key;
     if (saved) return resolveKeyValue(saved, this.env);
     for (const name of BUILT_IN_PROVIDER_ENV[provider] ?? []) {
@@ -106,7 +131,7 @@ export class CredentialResolver {
 
   /** Whether any built-in provider has a key in auth.json or the environment. */
   async hasBuiltInCredentials(): Promise<boolean> {
-    const auth = await this.readAuth();
+    const auth = await this.savedEntries();
     for (const [provider, names] of Object.entries(BUILT_IN_PROVIDER_ENV)) {
       const entry = auth[provider];
       if ((typeof entry === "string" ? entry : entry?.key) || names.some((name) => this.env[name]))

@@ -46,10 +46,21 @@ describe("CredentialResolver", () => {
     expect(await credentials.hasBuiltInCredentials()).toBe(false);
   });
 
-  test("a malformed auth.json is a clear error", async () => {
+  test("a malformed auth.json holds no keys, names itself in problem(), and is read again once fixed", async () => {
     await using dir = await tempAgentDir({ auth: "{not json" });
-    const credentials = new CredentialResolver({ agentDir: dir.agentDir, env: {} });
-    await expect(credentials.getApiKey("openai")).rejects.toThrow(/Malformed .*auth\.json/);
+    const credentials = new CredentialResolver({
+      agentDir: dir.agentDir,
+      env: { OPENAI_API_KEY: "from-env" },
+    });
+    expect(await credentials.getApiKey("openai")).toBe("from-env");
+    expect(await credentials.getApiKey("anthropic")).toBeUndefined();
+    expect((await credentials.problem())?.message).toMatch(/^Malformed .*auth\.json: JSON Parse error/);
+    await expect(credentials.readAuth()).rejects.toThrow(CredentialError);
+    // saving a key must not replace the broken file's other entries with nothing
+    await expect(credentials.saveApiKey("anthropic", "k")).rejects.toThrow(/Malformed/);
+    await Bun.write(dir.authJsonPath, JSON.stringify({ anthropic: "fixed" }));
+    expect(await credentials.problem()).toBeUndefined();
+    expect(await credentials.getApiKey("anthropic")).toBe("fixed");
   });
 
   test("saveApiKey writes auth.json with mode 0600 and keeps other entries", async () => {

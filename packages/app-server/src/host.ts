@@ -112,11 +112,17 @@ export async function createServerHost(options: ServerHostOptions = {}): Promise
         return undefined;
       return model;
     },
+    // a malformed models.json or auth.json: the models that do not need it stay usable
     warnings: async () => {
-      const problem = await registry.configProblem();
-      return problem === undefined
-        ? []
-        : [{ source: "settings" as const, message: problem.message, path: registry.modelsJsonPath }];
+      const [models, auth] = await Promise.all([registry.configProblem(), registry.credentials.problem()]);
+      return [
+        ...(models === undefined
+          ? []
+          : [{ source: "settings" as const, message: models.message, path: registry.modelsJsonPath }]),
+        ...(auth === undefined
+          ? []
+          : [{ source: "settings" as const, message: auth.message, path: registry.credentials.authPath }]),
+      ];
     },
     getApiKey: (model: Model) => registry.getApiKey(model),
     // one provider check per model, not the whole available list per model

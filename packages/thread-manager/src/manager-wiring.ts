@@ -160,6 +160,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     locator,
     dirs,
     compaction,
+    models,
     emit: (event) => outside.emit(event),
   });
   parts.creation = new ThreadCreation({

@@ -26,7 +26,7 @@ export interface ModelSource {
   registerProvider?(config: ProviderConfig): void;
   /** Withdraws a provider an extension registered (built-in models it overrode come back). */
   unregisterProvider?(name: string): void;
-  /** Problems with the model configuration (a malformed models.json), for a new thread's warnings. */
+  /** Problems with the model configuration (a malformed models.json or auth.json), for a new or resumed thread's warnings. */
   warnings?(): Promise<Warning[]>;
 }
 

@@ -15,6 +15,7 @@ import {
   type ThreadResumeParams,
   type ThreadResumeResult,
   type ThreadSummary,
+  type Warning,
 } from "@knightcode/app-server-protocol";
 import { type SessionFile, SessionFile as SessionFiles, ThreadLister } from "@knightcode/session-store";
 import type { Caller, ThreadManagerEvent } from "../api.ts";
@@ -22,6 +23,7 @@ import { type HistoryTurns, historyTurns } from "../history/history-read.ts";
 import { PAGE_FIELDS_RESERVE_BYTES, sentRunningTurnBytes, turnBudget } from "../history/response-budget.ts";
 import type { CompactionHooks } from "../turns/environment.ts";
 import { isWireError } from "../wire-errors.ts";
+import type { ModelSource } from "./model-source.ts";
 import { replayGap } from "./replay-buffer.ts";
 import type { SessionDirectories } from "./session-dirs.ts";
 import type { LocatedSession, SessionLocator } from "./session-locator.ts";
@@ -50,6 +52,8 @@ export interface ThreadReadsHost {
   dirs: SessionDirectories;
   /** Usage reports' context size. */
   compaction: Pick<CompactionHooks, "contextTokens">;
+  /** Problems with the model configuration, for a resumed thread's warnings. */
+  models: Pick<ModelSource, "warnings">;
   /** Sends a replayed notification to the connection resuming. */
   emit(event: ThreadManagerEvent): void;
 }
@@ -125,13 +129,15 @@ export class ThreadReads {
       params.mcpServers !== undefined && runtime.mcp && runtime.mcp.clientServers !== params.mcpServers
         ? await runtime.mcp.setClientServers(params.mcpServers)
         : [];
+    // a broken models.json or auth.json is as current for a resumed thread as for a new one
+    const configWarnings = newWarnings(runtime.loadWarnings, (await this.host.models.warnings?.()) ?? []);
     runtime.assertOpen();
     // From here to the return nothing awaits: history, snapshots and the subscription share one send step.
     const result: Omit<ThreadResumeResult, "turns"> = {
       thread: runtime.thread(),
       queue: runtime.queueState(),
       usage: runtime.usage(this.host.compaction.contextTokens(runtime)),
-      warnings: [...runtime.loadWarnings, ...worktreeWarnings, ...mcpWarnings],
+      warnings: [...runtime.loadWarnings, ...configWarnings, ...worktreeWarnings, ...mcpWarnings],
       ...extensionFlagsOf(runtime),
       resources,
     };
@@ -197,4 +203,9 @@ export class ThreadReads {
     const threads: ThreadSummary[] = page.threads.map((s) => summaryOf(s, this.host.registry.statusOf(s.id)));
     return page.nextCursor !== undefined ? { threads, nextCursor: page.nextCursor } : { threads };
   }
+}
+
+/** The warnings of `fresh` that `shown` lacks (a thread started in this process has its start's). */
+function newWarnings(shown: readonly Warning[], fresh: readonly Warning[]): Warning[] {
+  return fresh.filter((w) => !shown.some((s) => s.message === w.message && s.path === w.path));
 }
