@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { mockModelsJson, textReply } from "@knightcode/testkit";
+import { version } from "../package.json" with { type: "json" };
 import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
@@ -75,11 +76,21 @@ describe("the first hour in the terminal", () => {
     );
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env, cols: 140 });
     await tty.waitFor("mock-completions/mock-model");
-    // the setting is read once the thread is open: the header goes then
-    await tty.waitFor((text) => !text.includes("Enter send"));
     tty.type("/usage");
     const screen = await tty.waitFor("Usage");
     expect(screen).not.toContain("Enter send");
+    // not even briefly: the header is drawn only once the setting is known
+    expect(tty.raw).not.toContain("Enter");
+    expect(tty.raw).not.toContain(`knightcode ${version}`);
+  }, 40_000);
+
+  test("the first frame draws the editor and footer before the header, which follows once settings are read", async () => {
+    await using env = await mockedAgent();
+    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env, cols: 140 });
+    const first = await tty.waitFor("─");
+    await tty.waitFor("Enter send");
+    expect(tty.raw).toContain(`knightcode ${version}`);
+    expect(first).not.toContain("Enter send");
   }, 40_000);
 
   test("/help lists every command with a description, an unknown /word is answered locally, //text sends a slash", async () => {

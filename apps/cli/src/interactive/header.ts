@@ -1,8 +1,9 @@
 /**
  * The first screen's header: which knightcode, which model, where, what the thread
  * loaded (context files, skills, prompt templates, extensions) and the keys to know.
- * The first frame draws it with what is known before the server loads (version, cwd,
- * keys); the rest arrives with the opened thread. `quietStartup: true` in settings hides it.
+ * The first frame leaves it out; it is drawn (version, cwd, keys) once the settings read
+ * right after connecting say it is wanted (`quietStartup: true` hides it), and the rest
+ * arrives with the opened thread.
  */
 import { homedir } from "node:os";
 import { basename, relative } from "node:path";

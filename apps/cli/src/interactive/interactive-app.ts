@@ -121,19 +121,14 @@ export class InteractiveApp {
   }
 
   /**
-   * Fills the header in once the thread is open: its model, the commands it offers, or
-   * hides it when settings say `quietStartup: true`.
+   * Fills the header in once the thread is open: its model and the commands it offers
+   * (whether it is drawn at all, `quietStartup`, was settled right after connecting).
    */
   async loadHeaderDetails(): Promise<void> {
     const header = this.header;
     if (header === undefined) return;
     header.thread = this.session.thread;
-    const [config, commands] = await Promise.all([
-      this.client.request("config/read", { cwd: this.cwd }).catch(() => undefined),
-      listedCommands(this),
-    ]);
-    header.hidden = config?.settings.quietStartup === true;
-    header.commands = commands;
+    header.commands = await listedCommands(this);
     this.screen.requestRender();
   }
 

@@ -5,7 +5,7 @@
  * and the next Enter tries again. SIGHUP, SIGTERM and SIGINT end the UI the way Ctrl+D
  * does, so the server shuts down in order (turns interrupted and saved, locks released).
  */
-import type { Thread } from "@knightcode/app-server-protocol";
+import type { AppServerClient, Thread } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import packageJson from "../../package.json" with { type: "json" };
 import { type AgentOptions, usageLine } from "../args.ts";
@@ -29,6 +29,9 @@ export async function runInteractive(
   const editor = screen.createEditor();
   const footer = new Footer(cwd);
   const header = new Header(packageJson.version, cwd);
+  // not drawn until settings say whether it is wanted (quietStartup), so a quiet user never
+  // sees it flash; the rest of the first frame does not wait for that
+  header.hidden = true;
   screen.header.add(header);
   // an extension's header (`ctx.ui.setHeader`) takes the place of ours, as in pi
   header.replaced = () => screen.header.size > 1;
@@ -45,6 +48,13 @@ export async function runInteractive(
       : screen.queryBackground(BACKGROUND_QUERY_TIMEOUT_MS);
   // extensions' pi-tui components are drawn here, handed over by the in-process server
   const components = new TerminalComponents(screen);
+  const connecting = connect(components);
+  void connecting
+    .then(async ({ client }) => {
+      header.hidden = await quietStartup(client, cwd);
+      screen.requestRender();
+    })
+    .catch(() => undefined); // a failed connection is reported where it is awaited below
   const [
     connection,
     { InteractiveApp },
@@ -54,7 +64,7 @@ export async function runInteractive(
     { settleFlagsOf },
     { showWarning },
   ] = await Promise.all([
-    connect(components),
+    connecting,
     import("./interactive-app.ts"),
     import("./builtin-commands.ts"),
     import("./pickers.ts"),
@@ -168,4 +178,10 @@ export async function runInteractive(
   await connection.close();
   if (usageError !== undefined) process.stderr.write(usageLine(usageError));
   return code;
+}
+
+/** Whether settings ask for no header; unreadable settings show it. */
+async function quietStartup(client: AppServerClient, cwd: string): Promise<boolean> {
+  const read = await client.request("config/read", { cwd }).catch(() => undefined);
+  return read?.settings.quietStartup === true;
 }
