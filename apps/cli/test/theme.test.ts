@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { textReply } from "@knightcode/testkit";
@@ -7,7 +7,7 @@ import { colorLevel } from "../src/interactive/ui/color-support.ts";
 import { foregroundCode, xterm256 } from "../src/interactive/ui/palette.ts";
 import { variantFromColorFgBg, variantFromReply } from "../src/interactive/ui/terminal-background.ts";
 import { enqueueBetaEdit, mockedAgent } from "./support/cli-run.ts";
-import { PtySession } from "./support/pty-session.ts";
+import { KEYS, PtySession } from "./support/pty-session.ts";
 
 /** The muted colour (footer, hints) in each variant, as 24-bit SGR parameters. */
 const MUTED_DARK = "38;2;127;132;142";
@@ -25,6 +25,22 @@ function colourParameters(raw: string): string[] {
     }
   }
   return found;
+}
+
+/** A local package whose themes/ folder holds a pi theme file, deep-sea (a var and a literal colour). */
+function deepSeaThemePackage(): string {
+  const pkg = mkdtempSync(join(tmpdir(), "knightcode-theme-pkg-"));
+  writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "deep-sea-theme", version: "1.0.0" }));
+  mkdirSync(join(pkg, "themes"));
+  writeFileSync(
+    join(pkg, "themes", "deep-sea.json"),
+    JSON.stringify({
+      name: "deep-sea",
+      vars: { kelp: "#112233" },
+      colors: { muted: "kelp", accent: "#445566" },
+    }),
+  );
+  return pkg;
 }
 
 describe("colour depth, variants and the background", () => {
@@ -144,19 +160,8 @@ describe("themes in a terminal", () => {
   }, 30_000);
 
   test("a theme an installed package offers is taken by name: its colours replace ours for the roles it names", async () => {
-    // a local package whose themes/ folder holds a pi theme file (a var and a literal colour)
-    const pkg = mkdtempSync(join(tmpdir(), "knightcode-theme-pkg-"));
+    const pkg = deepSeaThemePackage();
     try {
-      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "deep-sea-theme", version: "1.0.0" }));
-      mkdirSync(join(pkg, "themes"));
-      writeFileSync(
-        join(pkg, "themes", "deep-sea.json"),
-        JSON.stringify({
-          name: "deep-sea",
-          vars: { kelp: "#112233" },
-          colors: { muted: "kelp", accent: "#445566" },
-        }),
-      );
       await using env = await mockedAgent({ theme: "deep-sea", packages: [pkg] });
       await using tty = new PtySession([], {
         cwd: env.agent.cwd,
@@ -166,6 +171,37 @@ describe("themes in a terminal", () => {
       // the footer is muted: drawn in the theme's colour once the setting is read
       await tty.waitFor(() => tty.raw.includes("38;2;17;34;51"));
       expect(tty.text()).not.toContain("is not one of");
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  test("/settings has a theme entry: it opens on the current value, marked, lists the packages' themes and writes the choice", async () => {
+    const pkg = deepSeaThemePackage();
+    try {
+      await using env = await mockedAgent({ theme: "light", packages: [pkg] });
+      await using tty = new PtySession([], {
+        cwd: env.agent.cwd,
+        env: { ...env.env, ...PLAIN_ENV },
+        rows: 40,
+      });
+      await tty.waitFor("mock-completions/mock-model");
+      tty.type("/settings");
+      await tty.waitFor(/Theme\s+light \(global settings\.json\)/);
+      for (let i = 0; i < 5; i++) tty.write(KEYS.down);
+      await tty.waitFor(/→ Theme/);
+      tty.write(KEYS.enter);
+      const list = await tty.waitFor("Theme (auto follows");
+      await tty.waitFor(/→ light ●/);
+      expect(list).toMatch(/^\s*auto\s*$/m);
+      expect(list).toMatch(/^\s*dark\s*$/m);
+      expect(list).toMatch(/^\s*deep-sea\s*$/m);
+      tty.write(KEYS.down);
+      await tty.waitFor(/→ deep-sea/);
+      tty.write(KEYS.enter);
+      await tty.waitFor("Theme: deep-sea (from the next start)");
+      const settings = JSON.parse(readFileSync(join(env.agent.agentDir, "settings.json"), "utf8"));
+      expect(settings.theme).toBe("deep-sea");
     } finally {
       rmSync(pkg, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@
 import type { ApprovalMode, ThinkingLevel } from "@knightcode/app-server-protocol";
 import type { InteractiveApp } from "./interactive-app.ts";
 import { markCurrent, modelChoices } from "./pickers.ts";
+import { themeSettingValues } from "./theme-choice.ts";
 import { style } from "./ui/style.ts";
 
 const APPROVAL_MODES: ApprovalMode[] = ["ask", "autoEdit", "fullAccess"];
@@ -24,6 +25,7 @@ export async function openSettings(app: InteractiveApp): Promise<void> {
   const compaction =
     (config?.settings.compaction as { enabled?: unknown } | undefined)?.enabled === false ? "off" : "on";
   const header = config?.settings.quietStartup === true ? "off" : "on";
+  const theme = typeof config?.settings.theme === "string" ? config.settings.theme : "auto";
   const pick = await app.ask("Settings (Esc to close)", [
     { value: "thinking", label: "Thinking level", description: thread.thinkingLevel ?? "off" },
     { value: "approval", label: "Approval mode", description: thread.approvalMode ?? "fullAccess" },
@@ -42,6 +44,7 @@ export async function openSettings(app: InteractiveApp): Promise<void> {
       label: "Startup header",
       description: `${header} (global settings.json: quietStartup)`,
     },
+    { value: "theme", label: "Theme", description: `${theme} (global settings.json)` },
   ]);
   if ("cancelled" in pick) return;
   switch (pick.value) {
@@ -114,6 +117,20 @@ export async function openSettings(app: InteractiveApp): Promise<void> {
         value: answer.value === "off",
       });
       app.view.note(style.muted(`Startup header: ${answer.value} (from the next start)`));
+      return;
+    }
+    case "theme": {
+      // the colours are chosen once at start (the background query, package colours laid
+      // over ours), so a change applies from the next start rather than half now
+      const values = await themeSettingValues(app.cwd);
+      const answer = await app.ask(
+        "Theme (auto follows the terminal's background)",
+        values.map((v) => ({ value: v, label: markCurrent(v, theme) })),
+        { selected: theme },
+      );
+      if ("cancelled" in answer) return;
+      await app.client.request("config/write", { scope: "global", key: "theme", value: answer.value });
+      app.view.note(style.muted(`Theme: ${answer.value} (from the next start)`));
       return;
     }
   }

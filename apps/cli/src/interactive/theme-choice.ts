@@ -56,14 +56,27 @@ async function packageTheme(
   name: string,
   cwd: string,
 ): Promise<{ colors: Record<string, string> } | undefined> {
+  return (await installedThemes(cwd)).find((theme) => theme.name === name);
+}
+
+/** Every value the `theme` setting can take here: auto, dark, light and the packages' theme names. */
+export async function themeSettingValues(cwd: string): Promise<string[]> {
+  const names = (await installedThemes(cwd)).map((theme) => theme.name);
+  return [
+    ...THEME_SETTINGS,
+    ...names.filter((name) => !(THEME_SETTINGS as readonly string[]).includes(name)),
+  ];
+}
+
+/** The themes the installed packages offer; none when they cannot be listed. */
+async function installedThemes(cwd: string): Promise<{ name: string; colors: Record<string, string> }[]> {
   try {
     const [{ packageThemes }, { resolveAgentDir }] = await Promise.all([
       import("@knightcode/extensions"),
       import("@knightcode/config"),
     ]);
-    const { themes } = await packageThemes({ agentDir: resolveAgentDir(process.env), cwd });
-    return themes.find((theme) => theme.name === name);
+    return (await packageThemes({ agentDir: resolveAgentDir(process.env), cwd })).themes;
   } catch {
-    return undefined;
+    return [];
   }
 }
