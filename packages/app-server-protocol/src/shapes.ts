@@ -222,6 +222,8 @@ export const ExtensionItem = Type.Object({
   customType: Type.String(),
   text: Type.Optional(Type.String()),
   data: Type.Optional(Type.Unknown()),
+  /** A custom message's `details` (pi's `CustomMessage.details`), for the client's renderer. */
+  details: Type.Optional(Type.Unknown()),
 });
 
 export const ThreadItem = Type.Union([

@@ -42,7 +42,7 @@ export class ConversationView {
   private expandedAll = false;
   /** An extension's renderer for a custom message (pi's `registerMessageRenderer`), when it has one. */
   renderExtension:
-    | ((item: { customType: string; text: string }, expanded: () => boolean) => Block | undefined)
+    | ((item: { customType: string; text: string; details?: unknown }, expanded: () => boolean) => Block | undefined)
     | undefined;
 
   constructor(
@@ -174,7 +174,7 @@ export class ConversationView {
       case "extension": {
         if (item.text === undefined) return undefined;
         const own = this.renderExtension?.(
-          { customType: item.customType, text: item.text },
+          { customType: item.customType, text: item.text, details: item.details },
           () => this.expandedAll,
         );
         return own ?? { render: (width) => wrapLines(style.muted(item.text ?? ""), width) };

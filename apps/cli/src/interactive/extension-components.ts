@@ -80,14 +80,20 @@ export class TerminalComponents implements LiveComponentSurface {
 
   /** A custom message through its extension's renderer, as pi calls it; a throw or no component: ours. */
   private renderMessage(
-    item: { customType: string; text: string },
+    item: { customType: string; text: string; details?: unknown },
     expanded: () => boolean,
   ): Block | undefined {
     const renderer = this.renderers.get(item.customType) as
       | ((message: unknown, options: { expanded: boolean }, theme: unknown) => ExtensionComponent | undefined)
       | undefined;
     if (!renderer) return undefined;
-    const message = { role: "custom", customType: item.customType, content: item.text, display: true };
+    const message = {
+      role: "custom",
+      customType: item.customType,
+      content: item.text,
+      display: true,
+      details: item.details,
+    };
     try {
       return renderer(message, { expanded: expanded() }, THEME);
     } catch {

@@ -8,6 +8,7 @@
 import type { ImageContent, Model, ThinkingLevel } from "@knightcode/ai";
 import type { ExtensionThreadPort, SessionReplaceRequest, SessionView } from "@knightcode/extensions";
 import type { NewEntry, SessionFile } from "@knightcode/session-store";
+import { notificationsBetweenTurns } from "../history/items-between-turns.ts";
 import type { ThreadPort } from "../thread-port.ts";
 import type { ModelSource } from "../threads/model-source.ts";
 
@@ -138,7 +139,11 @@ export function createExtensionPort(
       }
       // A turn still running (settling, e.g. from `agent_end`) shows the message as its item.
       if (r.running) r.running.recordCustomMessage(message);
-      else r.append({ type: "custom_message", ...message });
+      else {
+        // Between turns: subscribers get it as an item of the turn `thread/read` files it under.
+        const entry = r.append({ type: "custom_message", ...message });
+        for (const n of notificationsBetweenTurns(r.id, r.session.branch(), entry.id)) r.toSubscribers(n);
+      }
       // While the turn settles the input queues and starts once it has (as `turn/queue/add`).
       if (options.triggerTurn === true && (!r.running || r.running.settling)) {
         void turnActions("sendMessage")

@@ -108,6 +108,7 @@ class TurnBuilder {
             type: "extension",
             customType: entry.customType,
             text: contentText(entry.content),
+            ...(entry.details !== undefined ? { details: entry.details } : {}),
             ...(time !== undefined ? { completedAt: time } : {}),
           });
         }
@@ -167,6 +168,7 @@ class TurnBuilder {
             type: "extension",
             customType: message.customType,
             text: contentText(message.content),
+            ...(message.details !== undefined ? { details: message.details } : {}),
             completedAt: message.timestamp,
           });
         }
