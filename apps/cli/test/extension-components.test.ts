@@ -95,4 +95,19 @@ describe("pi's message renderers in the terminal", () => {
     // pi's renderer puts the level in front: our own rendering would show the bare text
     await tty.waitFor("[INFO] disk is fine");
   }, 30_000);
+
+  test("message-renderer.ts: /status between turns is drawn at once, through the renderer, from its details", async () => {
+    await using env = await mockedAgent();
+    env.mock.enqueue(textReply("seen"));
+    await using tty = new PtySession(["-e", join(PI_EXAMPLES, "message-renderer.ts")], {
+      cwd: env.agent.cwd,
+      env: env.env,
+    });
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("hello");
+    await tty.waitFor("seen");
+    tty.type("/status warn disk low");
+    // the level comes from the message's details: without them the renderer says INFO
+    await tty.waitFor("[WARN] disk low");
+  }, 30_000);
 });
