@@ -290,9 +290,13 @@ export class ExtensionRunner {
   }
 
   /** Marks everything stale after `session_shutdown` ran. */
-  async shutdown(reason: "quit" | "reload" | "new" | "resume" | "fork"): Promise<void> {
+  async shutdown(reason: "quit" | "reload" | "new" | "resume" | "fork", targetSessionFile?: string): Promise<void> {
     if (this.stale) return;
-    await this.emit("session_shutdown", { type: "session_shutdown", reason });
+    await this.emit("session_shutdown", {
+      type: "session_shutdown",
+      reason,
+      ...(targetSessionFile !== undefined ? { targetSessionFile } : {}),
+    });
     this.stale = true;
   }
 

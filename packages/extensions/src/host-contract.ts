@@ -237,7 +237,7 @@ export interface ExtensionHost {
   /** Problems found while loading, reported in the thread's start/resume warnings. */
   warnings: Warning[];
   /** Shuts the extensions down (`session_shutdown`); every captured API and `ctx` turns stale. */
-  dispose(reason?: "quit" | "reload" | "new" | "resume" | "fork"): Promise<void>;
+  dispose(reason?: "quit" | "reload" | "new" | "resume" | "fork", targetSessionFile?: string): Promise<void>;
 }
 
 /** A read-only view of the thread's session, as extensions see it. */
@@ -359,6 +359,8 @@ export interface ExtensionHostOptions {
   thread?: ExtensionThreadPort;
   /** Why the host is built (`session_start.reason`). */
   reason?: "startup" | "reload" | "new" | "resume" | "fork";
+  /** The transcript of the session this one replaces (`session_start.previousSessionFile`, for `new` and `fork`). */
+  previousSessionFile?: string;
   /** The UI dialogs go to; absent: the no-UI behaviour. */
   ui?: ExtensionUIContext;
   /**

@@ -149,7 +149,11 @@ export async function loadExtensionHost(
     Object.assign(hooks, threadHooks(runner, inputSourceOf(options.context.mode)));
   };
   runner.onChange = refresh;
-  await runner.emit("session_start", { type: "session_start", reason: options.reason ?? "startup" });
+  await runner.emit("session_start", {
+    type: "session_start",
+    reason: options.reason ?? "startup",
+    ...(options.previousSessionFile !== undefined ? { previousSessionFile: options.previousSessionFile } : {}),
+  });
   const discovered = await discoverExtensionResources(runner, options);
   // Checked while loading, so a refused provider is a load warning; after load (a setup
   // command, pi's registerProvider/unregisterProvider) each change is checked once, its
@@ -207,11 +211,11 @@ export async function loadExtensionHost(
     }),
     providers: () => providers,
     warnings,
-    dispose: async (reason = "quit") => {
+    dispose: async (reason = "quit", targetSessionFile) => {
       if (disposed) return;
       disposed = true;
       try {
-        await runner.shutdown(reason);
+        await runner.shutdown(reason, targetSessionFile);
       } finally {
         for (const lease of leases.splice(0)) cache.release(lease);
       }

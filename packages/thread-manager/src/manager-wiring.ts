@@ -111,8 +111,8 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
         exists: async (threadId) => (await parts.reads.locate(threadId)) !== undefined,
         resolveModel,
         reloadExtensions: (thread) => parts.registry.reloadExtensions(thread),
-        replaced: (thread, reason) =>
-          parts.registry.reloadExtensions(thread, { shutdown: reason, start: "resume" }),
+        replaced: (thread, reason, targetSessionFile) =>
+          parts.registry.reloadExtensions(thread, { shutdown: reason, start: "resume", targetSessionFile }),
       },
       parts.creation,
     );

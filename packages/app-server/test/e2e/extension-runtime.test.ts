@@ -76,22 +76,34 @@ for (const target of TARGETS) {
       E2E_TIMEOUT,
     );
 
-    test(
-      "/new shuts the replaced thread's extensions down (reason new), so contexts captured before are stale",
-      async () => {
-        await using server = await target.start({ extensions: [fixture("lifecycle-log.ts")] });
-        const { threadId, path } = await startThread(server.client, server.agent.cwd);
-        const result = await server.client.request("turn/start", { threadId, text: "/new" });
-        expect(result.status).toBe("handled");
-        expect(result.threadId).not.toBe(threadId);
-        expect(customEntries(path, "lifecycle")).toEqual([
-          { event: "session_start", reason: "startup" },
-          { event: "session_shutdown", reason: "new" },
-          { event: "session_start", reason: "resume" },
-        ]);
-      },
-      E2E_TIMEOUT,
-    );
+    for (const move of ["new", "fork"] as const) {
+      test(
+        `/${move} shuts the replaced thread's extensions down (reason ${move}, the new thread's file as targetSessionFile); the new thread's start names the old file`,
+        async () => {
+          await using server = await target.start({ extensions: [fixture("lifecycle-log.ts")] });
+          const { threadId, path } = await startThread(server.client, server.agent.cwd);
+          const result = await server.client.request("turn/start", { threadId, text: `/${move}` });
+          expect(result.status).toBe("handled");
+          expect(result.threadId).not.toBe(threadId);
+          const fresh = (await server.client.request("thread/read", { threadId: result.threadId! })).thread;
+          expect(fresh.path).not.toBe(path);
+          expect(customEntries(path, "lifecycle")).toEqual([
+            { event: "session_start", reason: "startup" },
+            { event: "session_shutdown", reason: move, targetSessionFile: fresh.path },
+            { event: "session_start", reason: "resume" },
+          ]);
+          // any input writes the new thread's transcript, with what its session_start logged
+          await command(server.client, result.threadId!, "/reload");
+          expect(customEntries(fresh.path!, "lifecycle")).toEqual([
+            ...(move === "fork" ? [{ event: "session_start", reason: "startup" }] : []),
+            { event: "session_start", reason: move, previousSessionFile: path },
+            { event: "session_shutdown", reason: "reload" },
+            { event: "session_start", reason: "reload" },
+          ]);
+        },
+        E2E_TIMEOUT,
+      );
+    }
 
     test(
       "unloading releases a thread's factory leases (inactiveFactories); a changed file loads fresh for the next thread",

@@ -43,7 +43,7 @@ export interface CommandHost {
    * A replaced thread's extensions shut down with the reason and load afresh, so contexts
    * captured before the replacement are stale while the thread stays usable.
    */
-  replaced?(runtime: ThreadPort, reason: "new" | "fork"): Promise<void>;
+  replaced?(runtime: ThreadPort, reason: "new" | "fork", targetSessionFile: string): Promise<void>;
 }
 
 function result(req: CommandRequest, status: TurnStartResult["status"], threadId: string): TurnStartResult {
@@ -93,7 +93,7 @@ export async function runSlashCommand(
   if (!replaced) return result(req, pending.cancelled ? "cancelled" : "handled", runtime.id);
   // The command moved its thread's clients on (`ctx.newSession()`/`ctx.fork()`); now that
   // it has returned, the old thread's extensions shut down and load afresh, as after `/new`.
-  if (host.replaced && !runtime.closed) await host.replaced(runtime, replaced.reason);
+  if (host.replaced && !runtime.closed) await host.replaced(runtime, replaced.reason, replaced.path);
   return result(req, "handled", replaced.threadId);
 }
 
@@ -177,6 +177,7 @@ async function replaceCommand(req: CommandRequest, host: CommandHost): Promise<T
   } finally {
     if (!old.closed) old.release();
   }
-  if (host.replaced && !old.closed) await host.replaced(old, req.command.name === "new" ? "new" : "fork");
+  if (host.replaced && !old.closed)
+    await host.replaced(old, req.command.name === "new" ? "new" : "fork", fresh.session.path);
   return result(req, "handled", fresh.id);
 }

@@ -58,7 +58,7 @@ export function extensionTurnActions(
           : { kind: "fork", entryId: request.entryId, position: request.position };
       try {
         const fresh = await replaceThread(thread, pending.caller ?? callerOf(thread), how, creation(), setup);
-        pending.replacedBy = { reason: request.kind, threadId: fresh.id };
+        pending.replacedBy = { reason: request.kind, threadId: fresh.id, path: fresh.session.path };
         return fresh;
       } catch (error) {
         if (error instanceof AppServerError && isExtensionCancelled(error)) return undefined;

@@ -28,6 +28,7 @@ import {
   requireDirectory,
 } from "./thread-loader.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
+import type { SessionReplacing } from "./thread-replace.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { runWorktreeSetup, worktreeSetupOf } from "./worktree-setup.ts";
 
@@ -65,10 +66,11 @@ export class ThreadCreation {
     params: ThreadStartParams,
     caller: Caller,
     inherited?: SessionWorktree,
+    replacing?: SessionReplacing,
   ): Promise<ThreadRuntime> {
     this.host.registry.refuseWhileClosing();
     await requireDirectory(params.cwd);
-    if (!params.worktree) return this.startIn(params, caller, inherited);
+    if (!params.worktree) return this.startIn(params, caller, inherited, replacing);
     const made = await createWorktree({
       cwd: params.cwd,
       agentDir: this.host.ctx.agentDir,
@@ -109,6 +111,7 @@ export class ThreadCreation {
     params: ThreadStartParams,
     caller: Caller,
     worktree: SessionWorktree | undefined,
+    replacing?: SessionReplacing,
   ): Promise<ThreadRuntime> {
     const project = await readProjectSettings(this.host.ctx, params.cwd);
     let model: Model | undefined;
@@ -134,7 +137,14 @@ export class ThreadCreation {
       ...(worktree ? { worktree } : {}),
     });
     return this.announce(
-      await this.adopt(created, caller, project, [...target.warnings, ...modelWarnings], params.mcpServers),
+      await this.adopt(
+        created,
+        caller,
+        project,
+        [...target.warnings, ...modelWarnings],
+        params.mcpServers,
+        replacing,
+      ),
     );
   }
 
@@ -148,6 +158,7 @@ export class ThreadCreation {
     name?: string,
     mcpServers?: McpServers,
     leafId?: string | null,
+    replacing?: SessionReplacing,
   ): Promise<ThreadRuntime> {
     this.host.registry.refuseWhileClosing();
     const cwd = source.header.cwd;
@@ -155,7 +166,7 @@ export class ThreadCreation {
     const target = await this.host.dirs.forNewThread(caller, cwd, project.projectDir, project);
     const created = await createForkSession(source, target.dir, name, leafId);
     // a fork works in its source's folder and worktree; the worktree's owner stays the source
-    return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers));
+    return this.announce(await this.adopt(created, caller, project, target.warnings, mcpServers, replacing));
   }
 
   /**
@@ -168,9 +179,18 @@ export class ThreadCreation {
     project: ProjectSettings,
     warnings: Warning[],
     mcpServers: McpServers | undefined,
+    replacing?: SessionReplacing,
   ): Promise<ThreadRuntime> {
     try {
-      return await this.host.registry.adopt(created.session, caller, project, warnings, mcpServers, created);
+      return await this.host.registry.adopt(
+        created.session,
+        caller,
+        project,
+        warnings,
+        mcpServers,
+        created,
+        replacing,
+      );
     } catch (error) {
       created.session.close();
       throw error;

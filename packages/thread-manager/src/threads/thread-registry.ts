@@ -58,6 +58,7 @@ import {
   readProjectSettings,
 } from "./thread-loader.ts";
 import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
+import type { SessionReplacing } from "./thread-replace.ts";
 import { reopenThreadWorktree } from "./thread-worktrees.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
@@ -171,6 +172,7 @@ export class ThreadRegistry {
     extraWarnings: Warning[] = [],
     mcpServers?: McpServers,
     durable?: Pick<SyncingSession, "ensureDurable">,
+    replacing?: SessionReplacing,
   ): Promise<ThreadRuntime> {
     // The tool backend comes first: extensions get it for `exec` and `ctx.toolOperations()`.
     const tools: ThreadToolBackend = await (this.options.toolBackend ?? isolatedToolBackendFactory())({
@@ -184,7 +186,7 @@ export class ThreadRegistry {
         session,
         caller.clientKind,
         project,
-        "startup",
+        replacing ?? { reason: "startup" },
         tools.ops,
         caller.connectionId,
       );
@@ -292,7 +294,7 @@ export class ThreadRegistry {
     session: SessionFile,
     mode: "desktop" | "terminal",
     project: Pick<ProjectSettings, "settings" | "trusted" | "projectDir">,
-    reason: "startup" | "reload" | "resume",
+    start: { reason: "startup" | "reload" | "resume" } | SessionReplacing,
     toolOperations: ToolOperations | undefined,
     /** The connection loading the thread: it counts for `hasUI` until the thread is registered. */
     opener?: string,
@@ -330,7 +332,8 @@ export class ThreadRegistry {
       settings: project.settings,
       trusted: project.trusted,
       projectDir: project.projectDir,
-      reason,
+      reason: start.reason,
+      ...("previousSessionFile" in start ? { previousSessionFile: start.previousSessionFile } : {}),
       ui: dialogUI.ui,
       uiAvailable: () => dialogsAvailable(dialogHost),
       ...(port ? { thread: port } : {}),
@@ -359,7 +362,12 @@ export class ThreadRegistry {
    */
   async reloadExtensions(
     thread: ThreadPort,
-    reasons: { shutdown: "reload" | "new" | "fork"; start: "reload" | "resume" } = {
+    reasons: {
+      shutdown: "reload" | "new" | "fork";
+      start: "reload" | "resume";
+      /** The thread that replaced this one (`session_shutdown.targetSessionFile`). */
+      targetSessionFile?: string;
+    } = {
       shutdown: "reload",
       start: "reload",
     },
@@ -367,7 +375,7 @@ export class ThreadRegistry {
     const runtime = runtimeOf(thread);
     runtime.assertOpen();
     try {
-      await runtime.extensions.dispose(reasons.shutdown);
+      await runtime.extensions.dispose(reasons.shutdown, reasons.targetSessionFile);
     } catch (error) {
       runtime.warn({
         source: "extension",
@@ -378,7 +386,7 @@ export class ThreadRegistry {
       runtime.session,
       runtime.clientMode,
       { settings: runtime.projectSettings, trusted: runtime.trusted, projectDir: runtime.projectDir },
-      reasons.start,
+      { reason: reasons.start },
       runtime.tools.ops,
     );
     if (runtime.closed) {

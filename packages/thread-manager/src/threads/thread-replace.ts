@@ -17,6 +17,15 @@ export type Replacement =
   | { kind: "new" }
   | { kind: "fork"; name?: string; entryId?: string; position?: "before" | "at" };
 
+/**
+ * What a thread made by a replacement tells its extensions' `session_start` (pi's
+ * `reason` and `previousSessionFile`: the transcript of the thread it replaces).
+ */
+export interface SessionReplacing {
+  reason: "new" | "fork";
+  previousSessionFile: string;
+}
+
 /** The branch a fork at `entryId` copies (pi's rules): `at` keeps the entry, `before` ends at a user message's parent. */
 function forkLeaf(old: ThreadPort, entryId: string, position: "before" | "at"): string | null {
   const entry = old.session.entries.find((e) => e.id === entryId);
@@ -42,6 +51,7 @@ export async function replaceThread(
   setup?: (fresh: ThreadPort) => Promise<void>,
 ): Promise<ThreadPort> {
   let fresh: ThreadPort;
+  const replacing: SessionReplacing = { reason: how.kind, previousSessionFile: old.session.path };
   if (how.kind === "new") {
     await askBeforeSwitch(old);
     fresh = await creation.start(
@@ -56,12 +66,13 @@ export async function replaceThread(
       caller,
       // a new session in a worktree stays in it (its owner stays the thread that made it)
       isSessionWorktree(old.session.header.worktree) ? old.session.header.worktree : undefined,
+      replacing,
     );
   } else {
     const position = how.position ?? "at";
     const leafId = how.entryId === undefined ? undefined : forkLeaf(old, how.entryId, position);
     await askBeforeFork(old, how.entryId, position);
-    fresh = await creation.fork(old.session, caller, how.name, old.mcp?.clientServers, leafId);
+    fresh = await creation.fork(old.session, caller, how.name, old.mcp?.clientServers, leafId, replacing);
   }
   if (setup) {
     // nothing else reaches the new thread before its setup is done

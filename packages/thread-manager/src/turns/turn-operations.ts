@@ -48,7 +48,7 @@ export interface TurnHost {
   /** `/reload`: loads the thread's extensions again. */
   reloadExtensions?(runtime: ThreadPort): Promise<void>;
   /** A thread replaced by `/new` or `/fork`: its extensions restart, old contexts turn stale. */
-  replaced?(runtime: ThreadPort, reason: "new" | "fork"): Promise<void>;
+  replaced?(runtime: ThreadPort, reason: "new" | "fork", targetSessionFile: string): Promise<void>;
 }
 
 function noModel(threadId: string): AppServerError {

@@ -33,7 +33,7 @@ export interface PendingStart {
   /** Who ran the command (an extension's `ctx.newSession()` moves this client first). */
   caller?: Caller;
   /** An extension command replaced the session (`ctx.newSession()`, `ctx.fork()`). */
-  replacedBy?: { reason: "new" | "fork"; threadId: string };
+  replacedBy?: { reason: "new" | "fork"; threadId: string; path: string };
 }
 
 /** What a running turn needs of its agent: steers join it, an interrupt aborts it. */
