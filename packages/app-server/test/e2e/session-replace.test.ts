@@ -26,6 +26,8 @@ import {
 
 // pi-typed; the terminal test (apps/cli) uses it too
 const REPLACER = join(import.meta.dir, "fixtures", "extensions", "session-replacer.ts");
+// logs session_start/session_shutdown with pi's session files
+const LIFECYCLE = join(import.meta.dir, "fixtures", "extensions", "lifecycle-log.ts");
 
 type Entry = Record<string, unknown> & { type: string; id: string };
 
@@ -35,6 +37,13 @@ function entries(path: string): Entry[] {
     .split("\n")
     .slice(1)
     .map((l) => JSON.parse(l) as Entry);
+}
+
+/** What lifecycle-log.ts logged in a transcript, in order. */
+function lifecycle(path: string): unknown[] {
+  return entries(path)
+    .filter((e) => e.type === "custom" && e.customType === "lifecycle")
+    .map((e) => e.data);
 }
 
 async function turn(client: AppServerClient, threadId: string, text: string): Promise<void> {
@@ -59,7 +68,7 @@ for (const target of TARGETS) {
     test(
       "/clear calling ctx.newSession() moves the client to a new thread that setup wrote to before its first turn",
       async () => {
-        await using server = await target.start({ extensions: [REPLACER] });
+        await using server = await target.start({ extensions: [REPLACER, LIFECYCLE] });
         const { threadId, path } = await startThread(server.client, server.agent.cwd);
         server.mock.enqueue(textReply("first answer"), textReply("fresh answer"));
         await turn(server.client, threadId, "old question");
@@ -88,6 +97,15 @@ for (const target of TARGETS) {
         expect(body).toContain("CARRIED OVER NOTE");
         expect(body).toContain("new question");
         expect(body).not.toContain("old question");
+        // pi's session files: the old thread's shutdown names the new one, the new one's start the old
+        expect(lifecycle(path)).toContainEqual({
+          event: "session_shutdown",
+          reason: "new",
+          targetSessionFile: thread.path,
+        });
+        expect(lifecycle(thread.path!)).toEqual([
+          { event: "session_start", reason: "new", previousSessionFile: path },
+        ]);
       },
       E2E_TIMEOUT,
     );
@@ -113,7 +131,7 @@ for (const target of TARGETS) {
     test(
       "ctx.fork(entryId) forks at that entry: the new thread holds the branch up to it, the guard saw the entry",
       async () => {
-        await using server = await target.start({ extensions: [REPLACER] });
+        await using server = await target.start({ extensions: [REPLACER, LIFECYCLE] });
         const { threadId, path } = await startThread(server.client, server.agent.cwd);
         server.mock.enqueue(textReply("reply one"), textReply("reply two"), textReply("reply three"));
         await turn(server.client, threadId, "question one");
@@ -143,6 +161,17 @@ for (const target of TARGETS) {
         const body = JSON.stringify(server.mock.requests.at(-1)!.body);
         expect(body).toContain("reply one");
         expect(body).not.toContain("reply two");
+        expect(lifecycle(path)).toContainEqual({
+          event: "session_shutdown",
+          reason: "fork",
+          targetSessionFile: thread.path,
+        });
+        // the fork copied the source's own startup entry; its start names the source
+        expect(lifecycle(thread.path!).at(-1)).toEqual({
+          event: "session_start",
+          reason: "fork",
+          previousSessionFile: path,
+        });
       },
       E2E_TIMEOUT,
     );
