@@ -290,7 +290,10 @@ export class ExtensionRunner {
   }
 
   /** Marks everything stale after `session_shutdown` ran. */
-  async shutdown(reason: "quit" | "reload" | "new" | "resume" | "fork", targetSessionFile?: string): Promise<void> {
+  async shutdown(
+    reason: "quit" | "reload" | "new" | "resume" | "fork",
+    targetSessionFile?: string,
+  ): Promise<void> {
     if (this.stale) return;
     await this.emit("session_shutdown", {
       type: "session_shutdown",

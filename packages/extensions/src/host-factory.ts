@@ -152,7 +152,9 @@ export async function loadExtensionHost(
   await runner.emit("session_start", {
     type: "session_start",
     reason: options.reason ?? "startup",
-    ...(options.previousSessionFile !== undefined ? { previousSessionFile: options.previousSessionFile } : {}),
+    ...(options.previousSessionFile !== undefined
+      ? { previousSessionFile: options.previousSessionFile }
+      : {}),
   });
   const discovered = await discoverExtensionResources(runner, options);
   // Checked while loading, so a refused provider is a load warning; after load (a setup

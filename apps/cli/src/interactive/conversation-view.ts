@@ -42,7 +42,10 @@ export class ConversationView {
   private expandedAll = false;
   /** An extension's renderer for a custom message (pi's `registerMessageRenderer`), when it has one. */
   renderExtension:
-    | ((item: { customType: string; text: string; details?: unknown }, expanded: () => boolean) => Block | undefined)
+    | ((
+        item: { customType: string; text: string; details?: unknown },
+        expanded: () => boolean,
+      ) => Block | undefined)
     | undefined;
 
   constructor(

@@ -5,9 +5,20 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { ExtensionItem, ItemCompletedNotification, ThreadReadResult } from "@knightcode/app-server-protocol";
+import type {
+  ExtensionItem,
+  ItemCompletedNotification,
+  ThreadReadResult,
+} from "@knightcode/app-server-protocol";
 import { textReply } from "@knightcode/testkit";
-import { E2E_TIMEOUT, nextNotification, PI_EXAMPLES, startThread, TARGETS, turnCompleted } from "./harness.ts";
+import {
+  E2E_TIMEOUT,
+  nextNotification,
+  PI_EXAMPLES,
+  startThread,
+  TARGETS,
+  turnCompleted,
+} from "./harness.ts";
 
 const RENDERER = join(PI_EXAMPLES, "message-renderer.ts");
 

@@ -6,8 +6,9 @@
  * contents a later read gives. Before the first turn there is no turn to carry it: such
  * entries are the branch's preamble, which `thread/read` does not show either.
  */
-import { groupTurns, type SessionEntry } from "@knightcode/session-store";
+
 import type { ServerNotification } from "@knightcode/app-server-protocol";
+import { groupTurns, type SessionEntry } from "@knightcode/session-store";
 import type { ThreadItem } from "../shapes.ts";
 import { projectTurnGroup } from "./history-projection.ts";
 

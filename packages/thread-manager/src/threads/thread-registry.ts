@@ -57,8 +57,8 @@ import {
   type ProjectSettings,
   readProjectSettings,
 } from "./thread-loader.ts";
-import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
 import type { SessionReplacing } from "./thread-replace.ts";
+import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
 import { reopenThreadWorktree } from "./thread-worktrees.ts";
 
 /** A thread unloads after this long without subscribers or running work. */
