@@ -9,7 +9,7 @@ import {
   textReply,
   toolCallReply,
 } from "@knightcode/testkit";
-import { mockedAgent, requestText, runCli } from "./support/cli-run.ts";
+import { type MockedAgent, mockedAgent, requestText, runCli } from "./support/cli-run.ts";
 import { KEYS, PtySession } from "./support/pty-session.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<void> {
@@ -22,6 +22,24 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
 function addMcpServers(agentDir: string, mcpServers: Record<string, unknown>): void {
   const path = join(agentDir, "settings.json");
   writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), mcpServers }));
+}
+
+/**
+ * A terminal on `env` with server-everything configured, returned once `/mcp` shows the
+ * server ready (its prompts are listed from then on).
+ */
+async function terminalWithEverythingReady(env: MockedAgent): Promise<PtySession> {
+  addMcpServers(env.agent.agentDir, { everything: everythingServer() });
+  const tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
+  try {
+    await tty.waitFor("mock-completions/mock-model");
+    tty.type("/mcp");
+    await tty.waitFor(/everything stdio · global ready/);
+    return tty;
+  } catch (error) {
+    await tty[Symbol.asyncDispose]();
+    throw error;
+  }
 }
 
 /** A new repository in `cwd` with everything there (bar what it ignores) in one commit. */
@@ -50,12 +68,7 @@ describe("built-in commands in the terminal", () => {
 
   test("/ completion lists an MCP server's prompts with their declared arguments", async () => {
     await using env = await mockedAgent();
-    addMcpServers(env.agent.agentDir, { everything: everythingServer() });
-    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
-    await tty.waitFor("mock-completions/mock-model");
-    // the server's prompts are listed once it is ready
-    tty.type("/mcp");
-    await tty.waitFor(/everything stdio · global ready/);
+    await using tty = await terminalWithEverythingReady(env);
     tty.write("/mcp__everything__args");
     const screen = await tty.waitFor("/mcp__everything__args-prompt");
     expect(screen).toMatch(/\/mcp__everything__args-prompt\s+<city> \[state\]/);
@@ -63,11 +76,7 @@ describe("built-in commands in the terminal", () => {
 
   test("/ completion of an MCP prompt's arguments offers the server's values (completion/complete), narrowed by the words before", async () => {
     await using env = await mockedAgent();
-    addMcpServers(env.agent.agentDir, { everything: everythingServer() });
-    await using tty = new PtySession([], { cwd: env.agent.cwd, env: env.env });
-    await tty.waitFor("mock-completions/mock-model");
-    tty.type("/mcp");
-    await tty.waitFor(/everything stdio · global ready/);
+    await using tty = await terminalWithEverythingReady(env);
     tty.write("/mcp__everything__completable-prompt Sa");
     await tty.waitFor(/Sales\s+department/);
     tty.write(KEYS.tab);
