@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { McpServerSettings } from "@knightcode/config";
-import type { AuthorizationOpener } from "./oauth-flow.ts";
+import type { AuthorizationOpener } from "./authorization-opener.ts";
 import { openInBrowser } from "./open-url.ts";
 import { McpServerConnection } from "./server-connection.ts";
 

@@ -13,10 +13,8 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { AuthorizationOpener } from "./authorization-opener.ts";
 import { OAuthStore } from "./oauth-store.ts";
-
-/** Opens an authorization URL for the user (a browser); the flow waits for the redirect. */
-export type AuthorizationOpener = (url: URL, server: string) => void | Promise<void>;
 
 /** One server's flow: the provider the transport uses and the code the redirect brings. */
 export class OAuthFlow {

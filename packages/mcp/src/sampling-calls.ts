@@ -4,14 +4,20 @@
  * flight answers: the one the request came from whenever a single call is running. With
  * none in flight the request is refused, so a server cannot spend tokens unprompted.
  */
-import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CreateMessageRequest, CreateMessageResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import {
   createMessageResultOf,
   type McpSampler,
   SamplingDeclinedError,
   samplingRequestOf,
 } from "./sampling.ts";
-import type { McpSdk } from "./sdk.ts";
+
+/**
+ * The SDK's error class, which the caller takes from the loaded SDK. Named by the types
+ * module alone, not `McpSdk`: this class is in the package's public declarations, and the
+ * SDK's client declarations that `McpSdk` names need the DOM's HeadersInit.
+ */
+type SdkErrors = { McpError: typeof McpError };
 
 /** MCP's error code for a request the user rejected (sampling, elicitation). */
 const USER_REJECTED = -1;
@@ -41,7 +47,7 @@ export class SamplingCalls {
 
   /** Answers one `sampling/createMessage`; a decline becomes MCP's user-rejection error. */
   async answer(
-    sdk: McpSdk,
+    sdk: SdkErrors,
     server: string,
     params: CreateMessageRequest["params"],
     signal: AbortSignal,

@@ -20,8 +20,9 @@ import type {
   ResourceTemplate,
   Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthorizationOpener } from "./authorization-opener.ts";
 import { allPages, ChangedList } from "./changed-list.ts";
-import type { AuthorizationOpener, OAuthFlow } from "./oauth-flow.ts";
+import type { OAuthFlow } from "./oauth-flow.ts";
 import { type SamplingCall, SamplingCalls } from "./sampling-calls.ts";
 import { loadMcpSdk, type McpSdk } from "./sdk.ts";
 import { serverEnvironment } from "./server-env.ts";
