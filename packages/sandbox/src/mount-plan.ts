@@ -7,8 +7,9 @@
  * 3. hidden dirs that contain a mounted path go first, so the mount shows through;
  * 4. read-only extras and the runtime the helper needs (the knightcode binary, or bun
  *    and our sources), then the writable roots (the thread's cwd, `extraWritable`);
- * 5. `.git` of each writable root and files whose other hard links lead outside, each
- *    read-only on top;
+ * 5. `.git` of each writable root read-only on top, then what a linked worktree's git
+ *    may write in the main repository's common dir (linked-git-dir.ts), then files whose
+ *    other hard links lead outside and the common dir's parts that stay read-only;
  * 6. last, so nothing covers them again: the remaining hidden dirs (agent dir, session
  *    dirs, ~/.ssh & co. when a writable root contains them) and hidden files.
  *
@@ -16,6 +17,7 @@
  * (mount-guard.ts).
  */
 import { join, sep } from "node:path";
+import type { LinkedGitMounts } from "./linked-git-dir.ts";
 import { type Mount, refuseUnsafeMounts } from "./mount-guard.ts";
 import { insidePath, isWithin } from "./paths.ts";
 import type { SandboxNetwork } from "./settings.ts";
@@ -47,6 +49,8 @@ export interface MountPlanInput {
   gitPaths: string[];
   /** Files (or folders of them) whose other hard links lead outside the writable roots. */
   readOnly: string[];
+  /** The common git dirs of linked worktrees among the writable roots (see linked-git-dir.ts). */
+  linkedGit?: LinkedGitMounts;
   network: SandboxNetwork;
   /** Where the cwd appears inside (`sandbox.workspace`, e.g. `/workspace`); its own path when absent. */
   workspace?: string;
@@ -88,14 +92,19 @@ export function planMounts(plan: MountPlanInput): Mount[] {
   ];
   for (const home of plan.homes) mounts.push(privateMount("--tmpfs", home));
   const writable = [plan.cwd, ...plan.extraWritable];
-  const readable = [...plan.readable, ...plan.runtime];
-  const mounted = [...writable, ...readable];
+  const git = plan.linkedGit ?? { readable: [], writable: [], readOnly: [] };
+  const readable = [...plan.readable, ...plan.runtime, ...git.readable];
+  const mounted = [...writable, ...readable, ...git.writable];
   const coversMount = (dir: string) => mounted.some((m) => isWithin(m, dir));
   for (const dir of plan.hidden.filter(coversMount)) mounts.push(privateMount("--tmpfs", dir));
   for (const path of readable) mounts.push(hostBind("--ro-bind-try", path, path));
   const at = (path: string) => insidePath(path, plan.cwd, plan.workspace);
   for (const path of writable) mounts.push(hostBind("--bind", path, at(path)));
-  for (const path of [...plan.gitPaths, ...plan.readOnly]) mounts.push(hostBind("--ro-bind", path, at(path)));
+  for (const path of plan.gitPaths) mounts.push(hostBind("--ro-bind", path, at(path)));
+  for (const path of git.writable) mounts.push(hostBind("--bind", path, at(path)));
+  for (const path of plan.readOnly) mounts.push(hostBind("--ro-bind", path, at(path)));
+  // -try: another worktree's ref listed at planning may be gone by the time bwrap runs
+  for (const path of git.readOnly) mounts.push(hostBind("--ro-bind-try", path, at(path)));
   for (const dir of plan.hidden.filter((d) => !coversMount(d))) mounts.push(privateMount("--tmpfs", at(dir)));
   for (const file of plan.hiddenFiles) mounts.push(hostBind("--ro-bind", "/dev/null", at(file)));
   if (plan.workspace !== undefined && plan.rootEntries)

@@ -15,6 +15,7 @@ import {
 import { SandboxUnavailableError } from "./errors.ts";
 import { encodeFrameHead, type Frame, FrameReader } from "./frames.ts";
 import { hardLinkedOutside } from "./hard-links.ts";
+import { linkedGitMounts } from "./linked-git-dir.ts";
 import { bwrapArgs, exposedHomeSecrets, type MountPlanInput, type RootEntry } from "./mount-plan.ts";
 import { insidePath } from "./paths.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -211,6 +212,7 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
       ? []
       : writable.map((root) => join(root, ".git")).filter((p) => existsSync(p)),
     readOnly,
+    linkedGit: linkedGitMounts(writable, options.settings.allowGitWrites),
     network: options.settings.network,
     ...(options.settings.workspace === undefined
       ? {}
@@ -243,7 +245,11 @@ export function createSandboxOperations(options: SandboxOperationsOptions): Sand
   let scanMs = 0;
   const scan = async (): Promise<string[]> => {
     const began = Date.now();
-    const found = await hardLinkedOutside(writable);
+    // a linked worktree's object store is written too (a local clone hard-links objects)
+    const found = await hardLinkedOutside([
+      ...writable,
+      ...linkedGitMounts(writable, options.settings.allowGitWrites).writable,
+    ]);
     scannedAt = Date.now();
     scanMs = scannedAt - began;
     return found;
