@@ -6,6 +6,7 @@
 
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import type { Thread } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "./args.ts";
 import { ENDING_SIGNALS } from "./ending-signals.ts";
@@ -85,8 +86,20 @@ export async function runAgent(options: AgentOptions): Promise<number> {
   // (the turn interrupted and saved, the lock released), then the exit code says which
   for (const [signal, code] of Object.entries(ENDING_SIGNALS))
     process.once(signal, () => void connection.close().finally(() => process.exit(code)));
+  /** The worktree thread this run made: it is settled as the interactive terminal's is. */
+  let made: Thread | undefined;
+  const settleMade = async () => {
+    if (made === undefined) return;
+    const thread = made;
+    made = undefined;
+    const { settleWorktreeOnExit } = await import("./worktree-exit.ts");
+    process.stderr.write(
+      `knightcode: ${await settleWorktreeOnExit(connection.client, thread).catch((error: unknown) => `${String(error)}\n`)}`,
+    );
+  };
   try {
     const opened = await openThread(connection.client, cwd, options);
+    if (opened.created && opened.thread.worktree !== undefined) made = opened.thread;
     const settled = await settleFlagsOf(connection.client, opened, options);
     if ("error" in settled) {
       process.stderr.write(usageLine(settled.error));
@@ -94,6 +107,8 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     }
     const prompt = combinePrompt(settled.prompt, piped);
     if (prompt === "") {
+      // before the thread goes, which the worktree's removal needs
+      await settleMade();
       await discardStartedThread(connection.client, opened);
       return noPrompt();
     }
@@ -115,6 +130,7 @@ export async function runAgent(options: AgentOptions): Promise<number> {
     process.stderr.write(`knightcode: ${message}\n`);
     return 1;
   } finally {
+    await settleMade();
     await connection.close();
   }
 }

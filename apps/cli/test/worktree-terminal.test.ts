@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textReply, toolCallReply } from "@knightcode/testkit";
-import { mockedAgent } from "./support/cli-run.ts";
+import { mockedAgent, runCli } from "./support/cli-run.ts";
 import { PtySession } from "./support/pty-session.ts";
 
 function git(cwd: string, ...args: string[]): string {
@@ -73,5 +73,42 @@ describe("knightcode -w", () => {
     expect(path).toContain(name);
     expect(existsSync(path!)).toBe(false);
     expect(git(env.agent.cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
+  }, 60_000);
+});
+
+describe("knightcode -w -p", () => {
+  test("print mode keeps a worktree with changes and names its branch on stderr; the answer stays alone on stdout", async () => {
+    await using env = await mockedAgent();
+    initRepo(env.agent.cwd);
+    env.mock.enqueue(
+      toolCallReply({ name: "write", arguments: { path: "notes.txt", content: "alpha\ndelta\n" } }),
+      textReply("rewrote the notes"),
+    );
+    const run = await runCli(["-w", "printed", "--approval-mode", "fullAccess", "-p", "rewrite the notes"], {
+      cwd: env.agent.cwd,
+      env: env.env,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("rewrote the notes\n");
+    const kept = /Kept the worktree (\S+) with its changes on branch knightcode\/printed\./.exec(run.stderr);
+    expect(kept).not.toBeNull();
+    expect(readFileSync(join(kept![1]!, "notes.txt"), "utf8")).toBe("alpha\ndelta\n");
+    expect(readFileSync(join(env.agent.cwd, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
+    expect(git(env.agent.cwd, "worktree", "list").trim().split("\n")).toHaveLength(2);
+  }, 60_000);
+
+  test("print mode removes a worktree its turn left unchanged, and says so on stderr", async () => {
+    await using env = await mockedAgent();
+    initRepo(env.agent.cwd);
+    env.mock.enqueue(textReply("nothing to do"));
+    const run = await runCli(["-w", "idle", "-p", "look around"], { cwd: env.agent.cwd, env: env.env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("nothing to do\n");
+    const removed = /Removed the worktree (\S+) \(no changes\)\./.exec(run.stderr);
+    expect(removed).not.toBeNull();
+    expect(removed![1]).toContain("idle");
+    expect(existsSync(removed![1]!)).toBe(false);
+    expect(git(env.agent.cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
+    expect(git(env.agent.cwd, "branch", "--list", "knightcode/idle").trim()).toBe("");
   }, 60_000);
 });

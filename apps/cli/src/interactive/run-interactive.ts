@@ -165,7 +165,7 @@ export async function runInteractive(
     // the terminal may be gone (SIGHUP): the server still has to shut down
   }
   if (made !== undefined) {
-    const { settleWorktreeOnExit } = await import("./worktree-commands.ts");
+    const { settleWorktreeOnExit } = await import("../worktree-exit.ts");
     const said = await settleWorktreeOnExit(connection.client, made).catch(
       (error: unknown) => `${String(error)}\n`,
     );

@@ -1,15 +1,10 @@
 /**
  * The terminal's worktree commands: `/diff` (the last turn's changes, or the thread's
  * work against its base or the remote), `/merge` (the worktree into the branch it was
- * made from) and what happens to a worktree `-w` made when the agent exits: removed when
- * it holds no change, else kept and named.
+ * made from). What happens to a worktree `-w` made when the agent exits is
+ * worktree-exit.ts.
  */
-import {
-  type AppServerClient,
-  isAppServerError,
-  type Thread,
-  type ThreadDiffResult,
-} from "@knightcode/app-server-protocol";
+import { isAppServerError, type ThreadDiffResult } from "@knightcode/app-server-protocol";
 import type { InteractiveApp } from "./interactive-app.ts";
 import { style } from "./ui/style.ts";
 
@@ -112,19 +107,4 @@ export async function mergeWorktree(app: InteractiveApp, args: string): Promise<
     }
     throw error;
   }
-}
-
-/** On exit: a worktree with nothing in it is removed, one with work is kept and named. */
-export async function settleWorktreeOnExit(client: AppServerClient, thread: Thread): Promise<string> {
-  const worktree = thread.worktree!;
-  try {
-    const base = await client.request("thread/diff", { threadId: thread.id, against: "base" });
-    if (base.files.length === 0) {
-      await client.request("worktree/remove", { threadId: thread.id });
-      return `Removed the worktree ${worktree.path} (no changes).\n`;
-    }
-  } catch (error) {
-    return `Kept the worktree ${worktree.path} on branch ${worktree.branch} (${(error as Error).message}).\n`;
-  }
-  return `Kept the worktree ${worktree.path} with its changes on branch ${worktree.branch}.\n`;
 }
