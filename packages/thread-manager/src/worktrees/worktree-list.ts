@@ -104,10 +104,24 @@ export async function pruneKnownRepositories(agentDir: string): Promise<string[]
   for (const id of readdirSync(root)) {
     const commonDir = readRepositoryNote(join(root, id));
     if (!commonDir || !existsSync(commonDir)) continue;
-    const out = await withRepositoryLock(dirname(commonDir), () =>
-      gitMaybe(commonDir, ["worktree", "prune", "--verbose"]),
-    );
-    if (out) pruned.push(...out.split("\n").filter((l) => l !== ""));
+    // `prune --verbose` reports on stderr, which the runner does not return: what git
+    // dropped is what its worktree list no longer names afterwards
+    const dropped = await withRepositoryLock(dirname(commonDir), async () => {
+      const before = await worktreePaths(commonDir);
+      await gitMaybe(commonDir, ["worktree", "prune"]);
+      const after = new Set(await worktreePaths(commonDir));
+      return before.filter((path) => !after.has(path));
+    });
+    pruned.push(...dropped);
   }
   return pruned;
+}
+
+/** The folders `git worktree list` names (the main checkout's too). */
+async function worktreePaths(dir: string): Promise<string[]> {
+  const out = (await gitMaybe(dir, ["worktree", "list", "--porcelain"])) ?? "";
+  return out
+    .split("\n")
+    .filter((line) => line.startsWith("worktree "))
+    .map((line) => line.slice("worktree ".length));
 }
