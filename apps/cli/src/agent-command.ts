@@ -6,7 +6,7 @@
 
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Thread } from "@knightcode/app-server-protocol";
+import { isAppServerError, type Thread } from "@knightcode/app-server-protocol";
 import type { LiveComponentSurface } from "@knightcode/extensions";
 import { type AgentOptions, usageLine } from "./args.ts";
 import { ENDING_SIGNALS } from "./ending-signals.ts";
@@ -141,9 +141,6 @@ function noPrompt(): number {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "string" ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
+  if (isAppServerError(error)) return `${error.message} (${error.code})`;
+  return error instanceof Error ? error.message : String(error);
 }

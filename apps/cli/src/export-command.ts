@@ -4,6 +4,7 @@
  * its token usage and, with `--include-system`, what the model is sent); one another
  * process holds is read with `thread/read` instead and exported without those.
  */
+import { isAppServerError } from "@knightcode/app-server-protocol";
 import { sessionIdOf } from "./open-thread.ts";
 import { connectTerminalClient } from "./terminal-client.ts";
 
@@ -34,12 +35,11 @@ export async function runExport(options: ExportOptions): Promise<number> {
       usage = (await client.request("thread/resume", { threadId })).usage;
       loaded = true;
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === "threadNotFound") {
+      if (isAppServerError(error, "threadNotFound")) {
         process.stderr.write(`knightcode: no session '${options.session}'\n`);
         return 1;
       }
-      if (code !== "threadLockedElsewhere") throw error;
+      if (!isAppServerError(error, "threadLockedElsewhere")) throw error;
       process.stderr.write(
         "knightcode: the session is open in another process; exporting it without token usage\n",
       );

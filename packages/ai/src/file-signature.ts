@@ -18,7 +18,7 @@ export function fileSignature(path: string): string | undefined {
     if (BigInt(Date.now() - 1000) * 1_000_000n < s.mtimeNs) return undefined;
     return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
   } catch (error) {
-    return (error as { code?: string }).code === "ENOENT" ? "missing" : undefined;
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : undefined;
   }
 }
 

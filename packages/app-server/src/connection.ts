@@ -17,6 +17,9 @@ import {
   TransportClosedError,
   validateRequestParams,
 } from "@knightcode/app-server-protocol";
+import { ConfigError } from "@knightcode/config";
+import { SessionStoreError } from "@knightcode/session-store";
+import { FileSearchError } from "./file-search.ts";
 import { logLine } from "./stderr-log.ts";
 
 /**
@@ -370,17 +373,29 @@ export class Connection {
 const WIRE_CODES = new Set<string>(ERROR_CODES);
 
 /**
+ * The local error classes whose `code` is a wire code (config, session store, file search):
+ * checked by class, so a foreign error that merely has a `code` property is not taken for one.
+ */
+function carriesWireCode(error: unknown): error is ConfigError | SessionStoreError | FileSearchError {
+  return (
+    error instanceof ConfigError || error instanceof SessionStoreError || error instanceof FileSearchError
+  );
+}
+
+/**
  * Any thrown value as a wire error: `AppServerError` as is, a local error carrying a
- * known wire `code` (config, file search) with its message and data, anything else as
- * `internal`.
+ * known wire `code` with its message and data, anything else as `internal`.
  */
 export function toAppServerError(error: unknown): AppServerError {
   if (error instanceof AppServerError) return error;
+  if (carriesWireCode(error) && WIRE_CODES.has(error.code)) {
+    return new AppServerError(
+      error.code,
+      error.message,
+      error instanceof FileSearchError ? undefined : error.data,
+    );
+  }
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && WIRE_CODES.has(code)) {
-      return new AppServerError(code, error.message, (error as { data?: unknown }).data);
-    }
     logLine(`knightcode: internal error: ${error.stack ?? error.message}\n`);
     return new AppServerError("internal", error.message);
   }

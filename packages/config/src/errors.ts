@@ -50,8 +50,15 @@ export function storageFailure(message: string, cause?: unknown): ConfigError {
   return new ConfigError("internal", `${message}${detail}`, undefined, { cause });
 }
 
-/** True for a Node-style filesystem error with the given code. */
-export function isErrnoCode(error: unknown, ...codes: string[]): boolean {
+/**
+ * True for a Node system error (a failed `stat`, `open`, `spawn`...) with one of the given
+ * codes. System errors have no class of their own, so this is the one place that reads
+ * `code` off an arbitrary thrown value.
+ */
+export function isErrnoCode(
+  error: unknown,
+  ...codes: string[]
+): error is NodeJS.ErrnoException & { code: string } {
   return (
     typeof error === "object" &&
     error !== null &&

@@ -15,7 +15,7 @@ export {
 } from "./credentials.ts";
 export { formatDottedKey, parseDottedKey } from "./dotted-key.ts";
 export type { ConfigErrorCode, InvalidParamsReason } from "./errors.ts";
-export { ConfigError } from "./errors.ts";
+export { ConfigError, isErrnoCode } from "./errors.ts";
 export type { FileLockOptions } from "./file-lock.ts";
 export { withFileLock } from "./file-lock.ts";
 export type { FrontmatterDocument } from "./frontmatter.ts";
