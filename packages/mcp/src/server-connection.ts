@@ -8,7 +8,7 @@
  * `resources/read`. Events tell the threads sharing it that it failed or changed.
  */
 import { resolve } from "node:path";
-import type { McpServerSettings } from "@knightcode/config";
+import { isErrnoCode, type McpServerSettings } from "@knightcode/config";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type {
@@ -420,8 +420,7 @@ export class McpServerConnection {
 }
 
 function describeStartError(error: unknown, config: McpServerSettings): string {
-  const code = (error as { code?: unknown })?.code;
-  if (code === "ENOENT" && "command" in config) return `command not found: ${config.command}`;
-  if (code === "EACCES" && "command" in config) return `command not executable: ${config.command}`;
+  if (isErrnoCode(error, "ENOENT") && "command" in config) return `command not found: ${config.command}`;
+  if (isErrnoCode(error, "EACCES") && "command" in config) return `command not executable: ${config.command}`;
   return error instanceof Error ? error.message : String(error);
 }
