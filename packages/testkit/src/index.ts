@@ -1,5 +1,6 @@
 export type { DamagedTranscript } from "./damaged-transcripts.ts";
 export { damagedTranscriptFileName, damagedTranscripts } from "./damaged-transcripts.ts";
+export { gitSync } from "./git-sync.ts";
 export { KNIGHTCODE_BIN, KNIGHTCODE_MAIN, KNIGHTCODE_TARGET, knightcodeArgv } from "./knightcode-target.ts";
 export { type ServerChild, spawnServerChild } from "./listener-child.ts";
 export { type McpHttpTestServer, startMcpHttpServer } from "./mcp-http-server.ts";

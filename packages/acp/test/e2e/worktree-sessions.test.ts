@@ -6,36 +6,31 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gitSync } from "@knightcode/testkit";
 import { acpWorld, startAcp } from "../support/acp-child.ts";
-
-function git(cwd: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", ...args], { cwd });
-  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
-  return run.stdout.toString();
-}
 
 describe("knightcode acp: sessions in worktrees", () => {
   test("session/new with _meta.knightcode.worktree works in a new worktree; without it none is made", async () => {
     await using world = await acpWorld();
     const cwd = world.agent.cwd;
-    git(cwd, "init", "-q", "-b", "main");
+    gitSync(cwd, "init", "-q", "-b", "main");
     writeFileSync(join(cwd, "a.txt"), "a\n");
-    git(cwd, "add", "-A");
-    git(cwd, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "init");
+    gitSync(cwd, "add", "-A");
+    gitSync(cwd, "-c", "user.name=T", "-c", "user.email=t@e", "commit", "-q", "-m", "init");
     await using acp = await startAcp(world);
     await acp.agent.request("session/new", { cwd, mcpServers: [] });
-    expect(git(cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
+    expect(gitSync(cwd, "worktree", "list").trim().split("\n")).toHaveLength(1);
     await acp.agent.request("session/new", {
       cwd,
       mcpServers: [],
       _meta: { knightcode: { worktree: { name: "editor" } } },
     });
-    const worktrees = git(cwd, "worktree", "list", "--porcelain");
+    const worktrees = gitSync(cwd, "worktree", "list", "--porcelain");
     expect(worktrees).toContain("branch refs/heads/knightcode/editor");
     const root = join(world.agent.agentDir, "worktrees");
     const [repoId] = readdirSync(root);
     expect(existsSync(join(root, repoId!, "editor", "a.txt"))).toBe(true);
-    expect(git(cwd, "status", "--porcelain")).toBe("");
+    expect(gitSync(cwd, "status", "--porcelain")).toBe("");
     expect(acp.schemaProblems()).toEqual([]);
   }, 60_000);
 });

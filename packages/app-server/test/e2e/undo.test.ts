@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ThreadUndoResult } from "@knightcode/app-server-protocol";
-import { textReply, toolCallReply } from "@knightcode/testkit";
+import { gitSync, textReply, toolCallReply } from "@knightcode/testkit";
 import {
   E2E_TIMEOUT,
   type E2EServer,
@@ -18,16 +18,11 @@ import {
   turnHeldAtApproval,
 } from "./harness.ts";
 
-function git(cwd: string, ...args: string[]): void {
-  const run = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd });
-  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
-}
-
 /** A repository in `cwd` with everything there (bar what it ignores) in one commit. */
 function commitEverything(cwd: string): void {
-  git(cwd, "init", "-q");
-  git(cwd, "add", ".");
-  git(cwd, "commit", "-qm", "init");
+  gitSync(cwd, "init", "-q");
+  gitSync(cwd, "add", ".");
+  gitSync(cwd, "commit", "-qm", "init");
 }
 
 /** Runs one turn of `replies` on the thread, waits for it to complete and answers its ID. */

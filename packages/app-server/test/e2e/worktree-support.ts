@@ -6,24 +6,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AppServerClient, TurnCompletedNotification } from "@knightcode/app-server-protocol";
-import { type MockResponder, type MockScript, textReply, toolCallReply } from "@knightcode/testkit";
+import { gitSync, type MockResponder, type MockScript, textReply, toolCallReply } from "@knightcode/testkit";
 import { nextNotification } from "./harness.ts";
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-  GIT_CONFIG_NOSYSTEM: "1",
-};
-
-/** `git <args>` in `dir`; its stdout, or a thrown error with stderr. */
-export function gitSync(dir: string, ...args: string[]): string {
-  const run = Bun.spawnSync(["git", ...args], { cwd: dir, env: GIT_ENV });
-  if (run.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr.toString()}`);
-  return run.stdout.toString();
-}
+export { gitSync };
 
 /** Writes files (path relative to `dir` -> content), making folders. */
 export function writeFiles(dir: string, files: Record<string, string>): void {
