@@ -3,10 +3,9 @@
  * description, grouped by where it comes from: the terminal's own, the server's,
  * extensions, prompt templates, skills, MCP prompts (`command/list` says which).
  */
-import type { Command } from "@knightcode/app-server-protocol";
+import type { AppServerClient, Command } from "@knightcode/app-server-protocol";
 import { type BuiltinCommand, describeCommand } from "./completion.ts";
 import { KEY_HINTS } from "./header.ts";
-import type { InteractiveApp } from "./interactive-app.ts";
 import { style } from "./ui/style.ts";
 
 /** Group titles, in the order `/help` shows them. */
@@ -29,8 +28,20 @@ export function parseSlashLine(text: string): { literal: string } | { name: stri
   };
 }
 
+/**
+ * What the help needs of the terminal (the interactive app has it): its client, the open
+ * thread, the cwd and the conversation to write in. Named here, not as the app's type, so
+ * the app can import this module without an import circle.
+ */
+export interface HelpHost {
+  readonly client: AppServerClient;
+  readonly cwd: string;
+  readonly session: { readonly threadId: string | undefined };
+  readonly view: { note(text: string): void };
+}
+
 /** The thread's commands from `command/list`; none when it cannot answer. */
-export async function listedCommands(app: InteractiveApp): Promise<Command[]> {
+export async function listedCommands(app: HelpHost): Promise<Command[]> {
   const threadId = app.session.threadId;
   return app.client
     .request("command/list", threadId === undefined ? { cwd: app.cwd } : { threadId })
@@ -39,7 +50,7 @@ export async function listedCommands(app: InteractiveApp): Promise<Command[]> {
 }
 
 /** `/help`: the keys, then every command with its description. */
-export async function showHelp(app: InteractiveApp, builtins: readonly BuiltinCommand[]): Promise<void> {
+export async function showHelp(app: HelpHost, builtins: readonly BuiltinCommand[]): Promise<void> {
   const listed = await listedCommands(app);
   const own = new Set(builtins.map((b) => b.name));
   const rows = (commands: { name: string; description: string }[]) => {

@@ -21,6 +21,7 @@ import { discardWorktree } from "../worktrees/worktree-remove.ts";
 import type { ModelSource } from "./model-source.ts";
 import { createForkSession, createThreadSession } from "./session-creation.ts";
 import type { SessionDirectories } from "./session-dirs.ts";
+import type { SessionReplacing } from "./session-replacing.ts";
 import {
   type LoaderContext,
   type ProjectSettings,
@@ -28,7 +29,6 @@ import {
   requireDirectory,
 } from "./thread-loader.ts";
 import type { ThreadRegistry } from "./thread-registry.ts";
-import type { SessionReplacing } from "./thread-replace.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
 import { runWorktreeSetup, worktreeSetupOf } from "./worktree-setup.ts";
 

@@ -50,6 +50,7 @@ import type { ModelSource } from "./model-source.ts";
 import { ProviderLeases } from "./provider-leases.ts";
 import type { ReplayLimits } from "./replay-buffer.ts";
 import type { SessionLocator } from "./session-locator.ts";
+import type { SessionReplacing } from "./session-replacing.ts";
 import { sessionDamageWarnings } from "./session-warnings.ts";
 import {
   branchSettings,
@@ -57,7 +58,6 @@ import {
   type ProjectSettings,
   readProjectSettings,
 } from "./thread-loader.ts";
-import type { SessionReplacing } from "./thread-replace.ts";
 import { type RuntimeHost, runtimeOf, ThreadRuntime } from "./thread-runtime.ts";
 import { reopenThreadWorktree } from "./thread-worktrees.ts";
 

@@ -10,21 +10,13 @@ import { isSessionWorktree } from "@knightcode/session-store";
 import type { Caller } from "../api.ts";
 import { askBeforeFork, askBeforeSwitch } from "../extensions/session-move-hooks.ts";
 import type { ThreadPort } from "../thread-port.ts";
+import type { SessionReplacing } from "./session-replacing.ts";
 import type { ThreadCreation } from "./thread-creation.ts";
 
 /** How a session is replaced: `/new`, `/fork [name]`, or an extension's `ctx.newSession()`/`ctx.fork()`. */
 export type Replacement =
   | { kind: "new" }
   | { kind: "fork"; name?: string; entryId?: string; position?: "before" | "at" };
-
-/**
- * What a thread made by a replacement tells its extensions' `session_start` (pi's
- * `reason` and `previousSessionFile`: the transcript of the thread it replaces).
- */
-export interface SessionReplacing {
-  reason: "new" | "fork";
-  previousSessionFile: string;
-}
 
 /** The branch a fork at `entryId` copies (pi's rules): `at` keeps the entry, `before` ends at a user message's parent. */
 function forkLeaf(old: ThreadPort, entryId: string, position: "before" | "at"): string | null {

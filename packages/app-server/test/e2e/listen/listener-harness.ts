@@ -153,6 +153,10 @@ export async function startListener(
     await client.connect();
     if (connectOptions.raw !== true) {
       await client.initialize({ clientInfo: { name: "listener-e2e", version: "1" }, ...connectOptions.init });
+      // One round trip after `initialized`: the server takes a connection as ready (and sends it
+      // broadcasts such as thread/status/changed) only once it has read that notification, so
+      // without this a test's next step could race a broadcast past a client it means to reach.
+      await client.request("model/list", {});
     }
     const entry = { client, close: () => transport.close(), closed };
     clients.push(entry);
