@@ -154,9 +154,12 @@ describe("themes in a terminal", () => {
   test("a theme setting that is not auto, dark or light is named in a warning and auto is used", async () => {
     await using env = await mockedAgent({ theme: "solarized" });
     await using tty = new PtySession([], { cwd: env.agent.cwd, env: { ...env.env, ...PLAIN_ENV } });
-    await tty.waitFor(
-      'theme "solarized" is not one of auto, dark, light or an installed package\'s theme; using auto',
-    );
+    const warning =
+      'theme "solarized" is not one of auto, dark, light or an installed package\'s theme; using auto';
+    await tty.waitFor(warning);
+    // still there once the session shows (opening a thread clears the conversation)
+    await tty.waitFor("fullAccess");
+    expect(tty.text()).toContain(warning);
   }, 30_000);
 
   test("a theme an installed package offers is taken by name: its colours replace ours for the roles it names", async () => {

@@ -78,11 +78,19 @@ export async function runInteractive(
     ...(options.remote === undefined ? {} : { remote: true }),
     header,
   });
+  // Notes from before the session first shows (the theme's warning) wait for it: opening a
+  // thread clears the conversation, which would take them off the screen.
+  let waitingNotes: string[] | undefined = [];
+  const noteWhenShown = (text: string) => (waitingNotes ? waitingNotes.push(text) : app.view.note(text));
+  const showWaitingNotes = () => {
+    for (const text of waitingNotes ?? []) app.view.note(text);
+    waitingNotes = undefined;
+  };
   void chooseTheme(
     screen,
     connection.client,
     background,
-    (message) => app.view.note(style.warning(`! ${message}`)),
+    (message) => noteWhenShown(style.warning(`! ${message}`)),
     cwd,
   );
   components.attach({
@@ -131,12 +139,14 @@ export async function runInteractive(
       header.resources = opened.resources;
       await app.session.open(opened.thread, opened.resumed);
       // after the open, which clears the conversation for the thread it shows
+      showWaitingNotes();
       for (const warning of opened.warnings) showWarning(app.view, warning);
       void app.loadHeaderDetails();
       if (first && settled.prompt !== undefined) void app.submit(settled.prompt, "enter");
       return true;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      showWaitingNotes();
       app.view.note(style.error(`✗ Could not open the session: ${message}`));
       app.view.note(style.muted("Fix the problem, then press Enter to try again."));
       return false;
