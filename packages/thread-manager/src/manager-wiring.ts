@@ -174,6 +174,7 @@ export function wireManager(options: ThreadManagerOptions, outside: ManagerOutsi
     agentDir: ctx.agentDir,
     diffs,
     loaded: (threadId) => parts.registry.threads.get(threadId),
+    loading: (threadId) => parts.registry.loading.has(threadId),
     session: async (threadId) => (await parts.reads.sourceSession(threadId)).session,
     exists: async (threadId) => (await parts.reads.locate(threadId).catch(() => undefined)) !== undefined,
     keep: async () => worktreesKeep((await readProjectSettings(ctx, ctx.agentDir)).globalSettings),

@@ -62,7 +62,7 @@ export class ThreadManager implements ThreadManagerApi {
     this.clock = this.parts.clock;
     this.models = this.parts.models;
     this.mcpHub = this.parts.mcpHub;
-    // after start-up, off its path: prune what git says is gone, name stale worktrees
+    // after start-up, off its path: prune what git says is gone, remove clean merged worktrees beyond worktrees.keep, name stale ones
     setTimeout(() => {
       this.parts.worktrees
         .sweep((line) => process.stderr.write(`${line}\n`))

@@ -94,7 +94,7 @@ export const WorktreeEntry = Type.Object({
   dirty: Type.Boolean(),
   /** Commits the source branch does not have. */
   unmerged: Type.Boolean(),
-  /** Its thread is gone, or it is clean and merged beyond `worktrees.keep`: a candidate for removal (never removed by the server). */
+  /** Its thread is gone, or it is clean and merged beyond `worktrees.keep` (the next start-up removes those, a snapshot kept; the others only reported). */
   stale: Type.Boolean(),
 });
 export type WorktreeEntry = Static<typeof WorktreeEntry>;

@@ -1,6 +1,7 @@
 /**
  * The thread side of server-owned worktrees: `thread/diff`, `worktree/merge`,
- * `worktree/remove`, `worktree/list`, and reopening a thread's worktree when it loads.
+ * `worktree/remove`, `worktree/list`, reopening a thread's worktree when it loads, and
+ * the start-up sweep (prune, the `worktrees.keep` bound, the stale report).
  * The git work is `../worktrees/`; this module finds the thread, its worktree and its
  * turn start, and holds the thread's admission while a merge or removal runs, so neither
  * overlaps a turn (`turnInProgress`).
@@ -25,7 +26,7 @@ import { treeOf } from "../worktrees/tree-snapshot.ts";
 import { reopenWorktree, worktreesRoot } from "../worktrees/worktree-create.ts";
 import { closestRemoteCommit, diffWorkingTree } from "../worktrees/worktree-diff.ts";
 import { refuse } from "../worktrees/worktree-errors.ts";
-import { listWorktrees, pruneKnownRepositories } from "../worktrees/worktree-list.ts";
+import { type ListedWorktree, listWorktrees, pruneKnownRepositories } from "../worktrees/worktree-list.ts";
 import { mergeWorktree } from "../worktrees/worktree-merge.ts";
 import { removeWorktree } from "../worktrees/worktree-remove.ts";
 import type { ThreadRuntime } from "./thread-runtime.ts";
@@ -36,11 +37,13 @@ export interface WorktreeHost {
   diffs: TurnDiffs;
   /** The loaded thread, if it is loaded. */
   loaded(threadId: string): ThreadRuntime | undefined;
+  /** Whether the thread is being loaded right now. */
+  loading(threadId: string): boolean;
   /** The thread's transcript, loaded or read-only; `threadNotFound` when there is none. */
   session(threadId: string): Promise<SessionFile>;
   exists(threadId: string): Promise<boolean>;
-  /** The `worktrees.keep` setting. */
-  keep(): Promise<number | undefined>;
+  /** The `worktrees.keep` setting (its default when unset). */
+  keep(): Promise<number>;
 }
 
 /** Reopens (or recreates) a loading thread's worktree; a failure is a warning, the thread still loads. */
@@ -133,33 +136,64 @@ export class ThreadWorktrees {
   }
 
   /**
-   * Start-up: git's metadata of worktree folders that are gone is pruned, and owned
-   * worktrees that look stale (thread gone, or clean and merged beyond `worktrees.keep`)
-   * are named on stderr. Nothing is deleted.
+   * Start-up: git's metadata of worktree folders that are gone is pruned; the clean,
+   * merged worktrees beyond the newest `worktrees.keep` are removed as `worktree/remove`
+   * removes them (snapshot ref first; a dirty one is refused there too), except one whose
+   * thread is loaded or loading; the other stale ones (thread gone, but dirty or
+   * unmerged) are only named. Each line goes to `log` (stderr).
    */
   async sweep(log: (line: string) => void): Promise<void> {
     if (!existsSync(worktreesRoot(this.host.agentDir))) return;
     for (const line of await pruneKnownRepositories(this.host.agentDir))
       log(`[worktrees] git pruned: ${line}`);
-    for (const stale of (await this.list({})).worktrees.filter((w) => w.stale)) {
+    const { keep, listed } = await this.listed();
+    for (const worktree of listed) {
+      if (worktree.beyondKeep && !this.inUse(worktree.threadId)) {
+        await this.removeBeyondKeep(worktree, keep, log);
+        continue;
+      }
+      if (!worktree.stale) continue;
       const why =
-        stale.threadId && !(await this.host.exists(stale.threadId))
+        worktree.threadId && !(await this.host.exists(worktree.threadId))
           ? "its thread is gone"
           : "clean and merged";
       log(
-        `[worktrees] stale worktree ${stale.path} (${why}); remove it with worktree/remove or git worktree remove`,
+        `[worktrees] stale worktree ${worktree.path} (${why}); remove it with worktree/remove or git worktree remove`,
       );
     }
   }
 
-  async list(params: WorktreeListParams): Promise<WorktreeListResult> {
-    const repoId = params.cwd !== undefined ? (await requireRepository(params.cwd)).repoId : undefined;
+  private inUse(threadId: string | undefined): boolean {
+    return (
+      threadId !== undefined && (this.host.loaded(threadId) !== undefined || this.host.loading(threadId))
+    );
+  }
+
+  private async removeBeyondKeep(worktree: ListedWorktree, keep: number, log: (line: string) => void) {
+    try {
+      const removed = await removeWorktree(worktree, false);
+      log(
+        `[worktrees] removed ${removed.path} (clean and merged, beyond worktrees.keep ${keep}); restorable from ${removed.snapshotRef}`,
+      );
+    } catch (error) {
+      log(`[worktrees] could not remove ${worktree.path}: ${(error as Error).message}`);
+    }
+  }
+
+  /** The owned worktrees with their state, newest first, and the `keep` they were judged by. */
+  private async listed(repoId?: string): Promise<{ keep: number; listed: ListedWorktree[] }> {
     const keep = await this.host.keep();
     const listed = await listWorktrees(this.host.agentDir, {
       ...(repoId !== undefined ? { repoId } : {}),
-      ...(keep !== undefined ? { keep } : {}),
+      keep,
       threadExists: (id) => this.host.exists(id),
     });
+    return { keep, listed };
+  }
+
+  async list(params: WorktreeListParams): Promise<WorktreeListResult> {
+    const repoId = params.cwd !== undefined ? (await requireRepository(params.cwd)).repoId : undefined;
+    const { listed } = await this.listed(repoId);
     return {
       worktrees: listed.map((w) => ({
         name: w.name,

@@ -3,7 +3,7 @@
  * with an ownership record, with its size on disk, dirty and unmerged state, and whether
  * it is stale (its thread is gone, or it is clean, merged and older than the newest
  * `keep`). At start-up each known repository is pruned (`git worktree prune`: metadata of
- * folders that are gone) and stale worktrees are reported, never deleted.
+ * folders that are gone); what start-up does with the stale ones is `ThreadWorktrees.sweep`.
  */
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -18,6 +18,8 @@ export interface ListedWorktree extends WorktreeRecord {
   dirty: boolean;
   unmerged: boolean;
   stale: boolean;
+  /** Clean, merged and older than the newest `keep` such: start-up removes it. */
+  beyondKeep: boolean;
 }
 
 /** Bytes of the files under `dir` (no symlinks followed); `.git` (a file in a worktree) included. */
@@ -91,6 +93,7 @@ export async function listWorktrees(
       dirty,
       unmerged,
       stale: orphaned || beyondKeep,
+      beyondKeep,
     });
   }
   return listed;

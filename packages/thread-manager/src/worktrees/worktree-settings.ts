@@ -1,11 +1,17 @@
 /** The worktree settings (`worktrees.keep`, `worktree.setup`) and what in an item counts as a file change. */
 
-/** `worktrees.keep` from settings: how many clean, merged worktrees stay before the rest read stale. */
-export function worktreesKeep(settings: Record<string, unknown> | null | undefined): number | undefined {
+/** How many clean, merged worktrees stay when `worktrees.keep` is not set (as many as the Codex app keeps). */
+export const DEFAULT_WORKTREES_KEEP = 15;
+
+/**
+ * `worktrees.keep` from settings: how many clean, merged worktrees stay; the rest read
+ * stale and start-up removes them. Anything but a whole number >= 0 is the default.
+ */
+export function worktreesKeep(settings: Record<string, unknown> | null | undefined): number {
   const section = settings?.worktrees;
-  if (typeof section !== "object" || section === null) return undefined;
+  if (typeof section !== "object" || section === null) return DEFAULT_WORKTREES_KEEP;
   const keep = (section as Record<string, unknown>).keep;
-  return typeof keep === "number" && Number.isInteger(keep) && keep >= 0 ? keep : undefined;
+  return typeof keep === "number" && Number.isInteger(keep) && keep >= 0 ? keep : DEFAULT_WORKTREES_KEEP;
 }
 
 /** Whether a completed item is a tool call that reported file changes. */
